@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The import graph reads like the pipeline:
+// Bind → BindTraceModel → BindAnalysis → BindGraph / BindReport → bind-trace, BindTesting.
+let package = Package(
+    name: "Bind",
+    platforms: [.macOS(.v13), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "Bind", targets: ["Bind"]),
+        .library(name: "BindTraceModel", targets: ["BindTraceModel"]),
+        .library(name: "BindAnalysis", targets: ["BindAnalysis"]),
+        .library(name: "BindGraph", targets: ["BindGraph"]),
+        .library(name: "BindReport", targets: ["BindReport"]),
+        .library(name: "BindTesting", targets: ["BindTesting"]),
+        .executable(name: "bind-trace", targets: ["BindTraceTool"]),
+    ],
+    traits: [
+        .trait(
+            name: "Tracing",
+            description: "Record every Output's life, bind, update, fire and unbind into a trace."
+        )
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // Thread-local state and the clock for the recorder; linked only into the Tracing build.
+        .target(name: "CBindTrace"),
+        .target(
+            name: "Bind",
+            dependencies: [.target(name: "CBindTrace", condition: .when(traits: ["Tracing"]))]
+        ),
+        .target(name: "BindTraceModel", dependencies: ["Bind"]),
+        .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
+        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz"]),
+        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph"]),
+        .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
+        .executableTarget(
+            name: "BindTraceTool",
+            dependencies: [
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Samples: headless MVVM programs that use Bind the way an app would.
+        .executableTarget(name: "SignInSample", dependencies: ["Bind"], path: "Samples/SignInSample"),
+
+        .testTarget(name: "BindTests", dependencies: ["Bind"]),
+        .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),
+        .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
+        .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
+        .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
+        .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
+        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,51 @@
+/// Delivers values to a target object, which it holds weakly.
+///
+/// Once the target is released, values are dropped (the instrumented build records each such
+/// delivery as a dangling binding).
+///
+/// ```swift
+/// viewModel.title.bind(to: Binder(label) { label, title in label.text = title })
+/// viewModel.title.bind(to: Binder(label, \.text))
+/// ```
+public struct Binder<Value> {
+    /// Calls the binding when the target is alive; `false` when it is gone.
+    @usableFromInline let deliverIfAlive: (Value) -> Bool
+    #if Tracing
+    @usableFromInline let origin: BindOrigin
+    #endif
+
+    /// Creates a Binder that calls `binding` with the target and each value while the target lives.
+    public init<Target: AnyObject>(_ target: Target, binding: @escaping (Target, Value) -> Void) {
+        deliverIfAlive = { [weak target] value in
+            guard let target else { return false }
+            binding(target, value)
+            return true
+        }
+        #if Tracing
+        origin = .binder(type: Target.self, identity: UInt(bitPattern: ObjectIdentifier(target).hashValue))
+        #endif
+    }
+
+    /// Creates a Binder that writes each value to `keyPath` of `target`.
+    public init<Target: AnyObject>(_ target: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        self.init(target) { target, value in target[keyPath: keyPath] = value }
+    }
+
+    /// Creates a Binder that writes each value to the optional property at `keyPath` of `target`.
+    public init<Target: AnyObject>(_ target: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value?>) {
+        self.init(target) { target, value in target[keyPath: keyPath] = value }
+    }
+
+    /// Delivers `value` to the target, if it is still alive.
+    @inlinable
+    public func on(_ value: Value) {
+        _ = deliverIfAlive(value)
+    }
+
+    /// The closure an Output binds.
+    @usableFromInline
+    var deliver: (Value) -> Void {
+        let deliverIfAlive = deliverIfAlive
+        return { value in _ = deliverIfAlive(value) }
+    }
+}

@@ -1,0 +1,34 @@
+/// Collects subscriptions so they can be unbound together, e.g. when a cell is reused.
+///
+/// Thread-safe. Releasing the container does *not* unbind: call ``unsubscribe()``.
+///
+/// ```swift
+/// let bag = SubscriptionContainer()
+/// viewModel.title.bind(to: label.binding[\.text]).add(to: bag)
+/// bag.unsubscribe()   // prepareForReuse
+/// ```
+public final class SubscriptionContainer: @unchecked Sendable {
+    private let lock = Lock()
+    private var subscriptions: [Subscription] = []
+
+    public init() {}
+
+    deinit { lock.deallocate() }
+
+    /// Adds `subscription` to those unbound by the next ``unsubscribe()``.
+    public func append(_ subscription: Subscription) {
+        lock.withLock { subscriptions.append(subscription) }
+    }
+
+    /// The number of subscriptions held.
+    public var count: Int { lock.withLock { subscriptions.count } }
+
+    /// Unbinds every subscription held and empties the container.
+    public func unsubscribe() {
+        let taken = lock.withLock {
+            defer { subscriptions = [] }
+            return subscriptions
+        }
+        for subscription in taken { subscription.unsubscribe(reason: .container) }
+    }
+}

@@ -1,0 +1,67 @@
+extension Output {
+    /// An Output of the latest pair of values, updated whenever either source updates once both have a value.
+    ///
+    /// The sources are not retained: each keeps the result alive through the closure it holds.
+    public static func combine<A, B>(
+        _ first: Output<A>, _ second: Output<B>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Output<(A, B)> {
+        combinePair(first, second, file: file, line: line)
+    }
+
+    /// ``combine(_:_:file:line:)`` for two Outputs of this type: `Output.combine(a, b)` needs no type spelled out.
+    public static func combine(
+        _ first: Output<Value>, _ second: Output<Value>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Output<(Value, Value)> {
+        Output<(Value, Value)>.combinePair(first, second, file: file, line: line)
+    }
+
+    /// An Output of the latest values of all `outputs`, in order, once every one has a value.
+    public static func combine(
+        outputs: [Output<Value>], file: StaticString = #fileID, line: UInt = #line
+    ) -> Output<[Value]> {
+        let derived = Output<[Value]>(
+            value: outputs.isEmpty ? [] : nil, storesValues: true, kind: .combine, file: file, line: line)
+        let latest = Guarded([Value?](repeating: nil, count: outputs.count))
+        for (index, source) in outputs.enumerated() {
+            source.recordEdge(to: derived, kind: .combine)
+            source.bindInternal(
+                { value in
+                    let all: [Value]? = latest.update { latest in
+                        latest[index] = value
+                        let present = latest.compactMap { $0 }
+                        return present.count == latest.count ? present : nil
+                    }
+                    if let all { derived.update(withValue: all) }
+                }, file: file, line: line)
+        }
+        return derived
+    }
+}
+
+extension Output {
+    static func combinePair<A, B>(_ first: Output<A>, _ second: Output<B>, file: StaticString, line: UInt)
+        -> Output<(A, B)>
+    {
+        let derived = Output<(A, B)>(value: nil, storesValues: true, kind: .combine, file: file, line: line)
+        let latest = Guarded<(A?, B?)>((nil, nil))
+        first.recordEdge(to: derived, kind: .combine)
+        second.recordEdge(to: derived, kind: .combine)
+        first.bindInternal(
+            { a in
+                let pair: (A, B)? = latest.update { latest in
+                    latest.0 = a
+                    return latest.1.map { (a, $0) }
+                }
+                if let pair { derived.update(withValue: pair) }
+            }, file: file, line: line)
+        second.bindInternal(
+            { b in
+                let pair: (A, B)? = latest.update { latest in
+                    latest.1 = b
+                    return latest.0.map { ($0, b) }
+                }
+                if let pair { derived.update(withValue: pair) }
+            }, file: file, line: line)
+        return derived
+    }
+}

@@ -1,0 +1,18 @@
+extension Output where Value: Equatable {
+    /// An Output that passes a value on only when it differs from the one passed before.
+    ///
+    /// Unlike the original framework's, it does not retain this Output.
+    public final func ignoringDuplicates(file: StaticString = #fileID, line: UInt = #line) -> Output<Value> {
+        let derived = derive(Value.self, kind: .ignoringDuplicates, file: file, line: line)
+        let previous = Guarded<Value?>(nil)
+        bindInternal(
+            { value in
+                let isNew = previous.update { last in
+                    defer { last = value }
+                    return last != value
+                }
+                if isNew { derived.update(withValue: value) }
+            }, file: file, line: line)
+        return derived
+    }
+}

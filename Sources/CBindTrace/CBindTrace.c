@@ -1,0 +1,35 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <string.h>
+#include "CBindTrace.h"
+#include <stdlib.h>
+
+_Atomic(bool) bt_recording_flag = false;
+_Atomic(uint64_t) bt_next_output_id = 1;
+_Atomic(uint64_t) bt_next_subscription_id = 1;
+_Atomic(uint64_t) bt_next_scope_id = 1;
+
+static _Thread_local bt_cause current_cause = {0, 0};
+static _Thread_local uint32_t thread_index = 0;
+static const char *autostart_path = NULL;
+
+bt_cause *bt_cause_slot(void) { return &current_cause; }
+uint32_t *bt_thread_slot(void) { return &thread_index; }
+const char *bt_autostart_path(void) { return autostart_path; }
+
+// BIND_TRACE=/path records from the first Bind call: switch the flag on before main runs, so
+// the Swift recorder starts lazily on the first event without any code in the app.
+__attribute__((constructor)) static void bt_read_environment(void) {
+    const char *path = getenv("BIND_TRACE");
+    if (path != NULL && path[0] != '\0') {
+        autostart_path = path;
+        atomic_store(&bt_recording_flag, true);
+    }
+}
+
+void bt_thread_name(char *buffer, int size) {
+    buffer[0] = 0;
+#if defined(__APPLE__) || defined(__GLIBC__)
+    if (pthread_getname_np(pthread_self(), buffer, (size_t)size) != 0) buffer[0] = 0;
+#endif
+}

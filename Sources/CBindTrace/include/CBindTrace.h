@@ -1,0 +1,68 @@
+#ifndef CBINDTRACE_H
+#define CBINDTRACE_H
+// The few things the recorder needs from C: a relaxed flag read on every hot path, atomic
+// counters, thread-local cause tracking and a cheap tick clock. Linked only into the Tracing build.
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdatomic.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+extern _Atomic(bool) bt_recording_flag;
+extern _Atomic(uint64_t) bt_next_output_id;
+extern _Atomic(uint64_t) bt_next_subscription_id;
+extern _Atomic(uint64_t) bt_next_scope_id;
+
+/// The subscription whose closure runs on this thread, and the event that is delivering to it.
+typedef struct { uint64_t subscription; uint64_t event; } bt_cause;
+
+bt_cause *bt_cause_slot(void);
+uint32_t *bt_thread_slot(void);
+/// The name of the calling thread ("" when it has none).
+void bt_thread_name(char *buffer, int size);
+/// The BIND_TRACE path read at load time, or NULL.
+const char *bt_autostart_path(void);
+
+static inline bool bt_is_recording(void) {
+    return atomic_load_explicit(&bt_recording_flag, memory_order_relaxed);
+}
+static inline void bt_set_recording(bool on) {
+    atomic_store_explicit(&bt_recording_flag, on, memory_order_release);
+}
+static inline uint64_t bt_new_output_id(void) {
+    return atomic_fetch_add_explicit(&bt_next_output_id, 1, memory_order_relaxed);
+}
+static inline uint64_t bt_new_subscription_id(void) {
+    return atomic_fetch_add_explicit(&bt_next_subscription_id, 1, memory_order_relaxed);
+}
+static inline uint64_t bt_new_scope_id(void) {
+    return atomic_fetch_add_explicit(&bt_next_scope_id, 1, memory_order_relaxed);
+}
+
+/// Ticks of the cheapest monotonic counter: the TSC on x86 (about 12 ns to read on our VMs,
+/// against about 30 ns for clock_gettime), else CLOCK_MONOTONIC in nanoseconds.
+static inline uint64_t bt_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+static inline bool bt_ticks_are_nanoseconds(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return false;
+#else
+    return true;
+#endif
+}
+static inline uint64_t bt_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif
