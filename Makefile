@@ -34,3 +34,7 @@ tsan: setup
 
 clean:
 	rm -rf .build .build-* demo
+
+## Benchmarks (release build of the separate package in Benchmarks/); prints one table.
+bench: setup
+	Benchmarks/run.sh
