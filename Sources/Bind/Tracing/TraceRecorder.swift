@@ -488,9 +488,11 @@ final class TraceRecorder: @unchecked Sendable {
 
     private func writeClock() {
         eventsSinceClock = false
+        let rate = Self.ticksPerSecond
         let ticks = bt_ticks()
         let nanoseconds = bt_monotonic_ns()
-        let rate = Self.ticksPerSecond
+        // Readers restart their tick count at every clock record; so does the writer.
+        lastTicks = ticks
         appendRecord(.clock) { record in
             record.varint(ticks)
             record.varint(nanoseconds)
