@@ -52,6 +52,9 @@ let package = Package(
         // Samples: headless MVVM programs that use Bind the way an app would.
         .executableTarget(name: "SignInSample", dependencies: ["Bind"], path: "Samples/SignInSample"),
 
+        // A program the trace tests run as a child process (then kill) to test crash safety.
+        .executableTarget(name: "TraceFixture", dependencies: ["Bind"], path: "Tests/Fixtures/TraceFixture"),
+
         .testTarget(name: "BindTests", dependencies: ["Bind"]),
         .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),
         .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),

@@ -32,6 +32,25 @@ public enum BindTrace {
         #endif
     }
 
+    /// Whether updates record a short `String(describing:)` of their value (at most 120 bytes).
+    ///
+    /// Off by default; `BIND_TRACE_VALUES=1` turns it on from the start. Values may hold private
+    /// data: they end up in the trace file.
+    public static var recordsValuePreviews: Bool {
+        get {
+            #if Tracing
+            bt_previews_enabled()
+            #else
+            false
+            #endif
+        }
+        set {
+            #if Tracing
+            bt_set_previews(newValue)
+            #endif
+        }
+    }
+
     /// Runs `body` as a named region of the trace.
     ///
     /// Whatever is bound or created inside it and is still bound or alive when it ends is what
