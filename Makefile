@@ -58,3 +58,13 @@ clean:
 ## Benchmarks (release build of the separate package in Benchmarks/); prints one table.
 bench: setup
 	Benchmarks/run.sh
+
+## The tests under AddressSanitizer and Thread Sanitizer, plain and instrumented builds.
+sanitize: setup
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
+	$(MAKE) tsan
+
+## Each libFuzzer target for a set time (FUZZ_SECONDS, default 60) on its committed corpus.
+fuzz: setup
+	Fuzz/run.sh $(FUZZ_SECONDS)
