@@ -18,7 +18,8 @@ struct HTMLReport {
 
         var page = HTMLBuilder()
         page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        page.open("meta", ["http-equiv": "Content-Security-Policy", "content": policy])
+        // Our own text (hashes are Base64, never trace data): written raw so it reads as it is sent.
+        page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"\(policy)\">")
         page.raw("\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         page.raw("<meta name=\"referrer\" content=\"no-referrer\">\n")
         page.element("title", text: "\(content.title) — bind-trace report")
@@ -131,7 +132,7 @@ struct HTMLReport {
 
     private func renderTimeline(into page: inout HTMLBuilder) {
         page.raw("<section id=\"timeline\"><h2>Timeline ")
-        page.element("span", ["class": "count"], text: "\(ReportNumber.grouped(content.timeline.count)) Outputs")
+        page.element("span", ["class": "count"], text: "\(ReportNumber.grouped(content.timeline.count)) Output\(content.timeline.count == 1 ? "" : "s")")
         page.raw("</h2>")
         let rows = content.timeline.prefix(limits.maxTimelineRows)
         guard !rows.isEmpty else {
