@@ -51,6 +51,9 @@ let package = Package(
 
         // Samples: headless MVVM programs that use Bind the way an app would.
         .executableTarget(name: "SignInSample", dependencies: ["Bind"], path: "Samples/SignInSample"),
+        // The sample's own tests: the .bindingLeakCheck trait on the sample's screens.
+        .testTarget(
+            name: "SampleTests", dependencies: ["SignInSample", "Bind", "BindTesting"], path: "Samples/SampleTests"),
 
         .testTarget(name: "BindTests", dependencies: ["Bind"]),
         .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),

@@ -6,9 +6,11 @@ import BindTraceModel
 /// Reports, for what was bound or created inside the scope (or its child scopes):
 /// - leaked-subscription: bound by user code, still bound when the capture ended, while its
 ///   Output was still alive;
-/// - duplicate-binding: several of those bound to the same Output and the same Binder target from
-///   the same line;
+/// - duplicate-binding: the same Output bound to the same Binder target from the same line twice
+///   at once (whether or not they are unbound later);
 /// - leaked-output: created inside the scope and never released.
+///
+/// Duplicates are judged as they happen (two live bindings at once), the rest at the end.
 ///
 /// - Note: Interim. To be replaced by BindAnalysis (see ``LeakCheck/findings(in:)``).
 struct InterimLeakFinder {
@@ -23,6 +25,10 @@ struct InterimLeakFinder {
         var released: Set<UInt64> = []
         var bound: [UInt64: (binding: TraceEvent.Binding, sequence: UInt64)] = [:]
         var createdInScope: [(creation: TraceEvent.OutputCreation, sequence: UInt64)] = []
+        // Live bindings with a Binder target, by Output, target and line: two at once are a duplicate.
+        var live: [String: Set<UInt64>] = [:]
+        var keyOf: [UInt64: String] = [:]
+        var duplicateGroups: [String: DuplicateGroup] = [:]
 
         for event in events {
             switch event.kind {
@@ -40,11 +46,26 @@ struct InterimLeakFinder {
             case .bound(let binding):
                 if !binding.isInternal && !binding.preexisting && scopes.contains(binding.scope) {
                     bound[binding.subscription] = (binding, event.sequence)
+                    if let target = binding.target {
+                        let key = "\(binding.output)|\(target.identity)|\(binding.site)"
+                        keyOf[binding.subscription] = key
+                        live[key, default: []].insert(binding.subscription)
+                        if let current = live[key], current.count > 1 {
+                            var group = duplicateGroups[key] ?? DuplicateGroup(binding: binding, firstSequence: event.sequence)
+                            group.subscriptions.formUnion(current)
+                            group.maximum = max(group.maximum, current.count)
+                            duplicateGroups[key] = group
+                        }
+                    }
                 }
             case .unbound(let subscription, _, _):
                 bound[subscription] = nil
+                if let key = keyOf.removeValue(forKey: subscription) { live[key]?.remove(subscription) }
             case .released(let output):
                 released.insert(output)
+                for (subscription, entry) in bound where entry.binding.output == output {
+                    if let key = keyOf.removeValue(forKey: subscription) { live[key]?.remove(subscription) }
+                }
             default:
                 break
             }
@@ -59,31 +80,22 @@ struct InterimLeakFinder {
         }
 
         var findings: [Finding] = []
-        let leaked = bound.values.filter { !released.contains($0.binding.output) }.sorted { $0.sequence < $1.sequence }
-        // Group by Output, target and line: more than one is a duplicate binding.
-        var groups: [String: [(binding: TraceEvent.Binding, sequence: UInt64)]] = [:]
-        for entry in leaked {
-            guard let target = entry.binding.target else { continue }
-            groups["\(entry.binding.output)|\(target.identity)|\(entry.binding.site)", default: []].append(entry)
-        }
+        // Duplicates were found as they happened (see below); each group is reported once.
         var duplicates: Set<UInt64> = []
-        for entry in leaked {
-            guard let target = entry.binding.target else { continue }
-            let group = groups["\(entry.binding.output)|\(target.identity)|\(entry.binding.site)"] ?? []
-            guard group.count > 1, group[0].binding.subscription == entry.binding.subscription else { continue }
-            duplicates.formUnion(group.map(\.binding.subscription))
-            let binding = entry.binding
+        for group in duplicateGroups.values.sorted(by: { $0.firstSequence < $1.firstSequence }) {
+            let binding = group.binding
+            duplicates.formUnion(group.subscriptions)
             let outputCreation = outputs[binding.output]
             findings.append(
                 Finding(
                     kind: .duplicateBinding,
-                    message: "\(describe(binding.output)) is bound \(group.count) times to the same "
-                        + "\(target.type) from this line",
+                    message: "\(describe(binding.output)) is bound \(group.maximum) times at once to the same "
+                        + "\(binding.target?.type ?? "target") from this line",
                     site: binding.site,
                     related: outputCreation.map { [Finding.Related(site: $0.site, note: "the Output is created here")] } ?? [],
-                    outputs: [binding.output], subscriptions: group.map(\.binding.subscription),
-                    event: group.last?.sequence ?? entry.sequence))
+                    outputs: [binding.output], subscriptions: group.subscriptions.sorted(), event: group.firstSequence))
         }
+        let leaked = bound.values.filter { !released.contains($0.binding.output) }.sorted { $0.sequence < $1.sequence }
         for entry in leaked where !duplicates.contains(entry.binding.subscription) {
             let binding = entry.binding
             let outputCreation = outputs[binding.output]
@@ -104,4 +116,12 @@ struct InterimLeakFinder {
         }
         return findings.sorted { $0.event < $1.event }
     }
+}
+
+/// Bindings of one Output to one target from one line that were live at the same time.
+private struct DuplicateGroup {
+    var binding: TraceEvent.Binding
+    var firstSequence: UInt64
+    var subscriptions: Set<UInt64> = []
+    var maximum = 0
 }
