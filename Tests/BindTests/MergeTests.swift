@@ -27,18 +27,31 @@ struct MergeTests {
         #expect(merged.recorded().0.values == [3])
     }
 
-    @Test("a merge with a Relay stores nothing, so a Relay's value is never replayed")
-    func mergeWithRelayDoesNotReplay() {
-        let state = Output<Int>()
+    @Test("a merge with a Relay stores as the original did: a closure bound later gets the latest value")
+    func mergeWithRelayStoresLatest() {
+        let state = Output<Int>(value: 0)
         let events = Relay<Int>()
         let merged = Output.merge(state, events)
         let (recorder, _) = merged.recorded()
 
         events.update(withValue: 1)
-        state.update(withValue: 2)
+
+        #expect(recorder.values == [0, 1])
+        #expect(merged.recorded().0.values == [1])
+    }
+
+    @Test("a merge of two Relays stores nothing")
+    func mergeOfRelaysDoesNotReplay() {
+        let first = Relay<Int>()
+        let second = Relay<Int>()
+        let merged = Output.merge(first, second)
+        let (recorder, _) = merged.recorded()
+
+        first.update(withValue: 1)
+        second.update(withValue: 2)
 
         #expect(recorder.values == [1, 2])
-        #expect(merged.value == nil)
+        #expect(merged.recorded().0.values.isEmpty)
     }
 
     @Test("merge does not retain its sources")
