@@ -135,6 +135,8 @@ struct OutputTests {
 
         output.bind { _ in }
         output.bind(closure)
+        Relay<Void>().bind {}
+        Output<Void>(value: ()).bind {}
         _ = output.bind(to: Binder(Label()) { label, value in label.count = value })
         _ = output.map { $0 + 1 }
         _ = output.map(double)
