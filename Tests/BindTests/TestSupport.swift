@@ -63,10 +63,3 @@ func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (_ index: Int) -> 
     for _ in 0..<threads { start.signal() }
     group.wait()
 }
-
-/// A weak reference to an object made by `make`, taken once `make`'s strong references are gone.
-func weakly<Object: AnyObject>(_ make: () -> Object) -> () -> Object? {
-    weak var object: Object?
-    do { object = make() }
-    return { object }
-}
