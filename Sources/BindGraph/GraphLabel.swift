@@ -15,8 +15,9 @@
 ///   scalars (a "zalgo" pile of combining marks) keeps only that many; more than
 ///   ``Limits/maxLines`` lines end in a `… N more lines` line.
 /// - **HTML-like labels** (every label we draw is one) escape `&`, `<`, `>` and `"` as entities,
-///   so text can never open a tag; backslashes need no escaping there because Graphviz does not
-///   interpret `\N`, `\G`, `\l` … inside HTML-like labels.
+///   so text can never open a tag, and double every backslash: Graphviz 2.43 expands `\N`, `\G`,
+///   `\E`, `\T`, `\H`, `\L` to object names even inside HTML-like text and turns `\\` into `\`
+///   (measured; an entity such as `&#92;` does not help, it is decoded before the expansion).
 /// - **Plain escString attributes** (tooltips) are interpreted twice by Graphviz 2.43, so no
 ///   backslash escape survives reliably; a backslash is shown as the look-alike `⧵` (`U+29F5`).
 /// - **Identifiers** (node names, shown as the SVG `<title>`) are sanitised like a line and never
@@ -100,7 +101,7 @@ enum GraphLabel {
 
     // MARK: Escaping
 
-    /// `text` as character data inside an HTML-like label: `& < > "` become entities.
+    /// `text` as character data inside an HTML-like label: `& < > "` become entities, `\` becomes `\\`.
     ///
     /// Apply to text already sanitised by ``lines(_:limits:)`` or ``singleLine(_:limits:)``.
     static func htmlEscaped(_ text: String) -> String {
@@ -112,6 +113,7 @@ enum GraphLabel {
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
+            case "\\": escaped += "\\\\"
             default: escaped.append(character)
             }
         }
@@ -126,24 +128,25 @@ enum GraphLabel {
             .joined(separator: "\\n")
     }
 
-    /// An HTML-like label: an optional bold title over smaller detail lines.
+    /// An HTML-like label: an optional bold title over detail lines (in `detailPointSize` if given).
     ///
-    /// The result is markup for `bind_gv_set_html`, never shown as text. It always starts with `<`.
-    static func html(title: String?, lines detail: [String], detailPointSize: Int? = nil) -> String {
+    /// The result is markup for `bind_gv_set_html`, never shown as text: the label's content
+    /// without DOT's outer `<…>`. It always starts with a `<FONT>` tag, so it can never equal a
+    /// sanitised node id or tooltip that cgraph's string pool already holds as a plain string.
+    static func html(title: String?, lines detail: [String], pointSize: Int, detailPointSize: Int? = nil) -> String {
         var parts: [String] = []
         if let title {
             parts.append("<B>" + htmlEscaped(title) + "</B>")
         }
         if !detail.isEmpty {
             let body = detail.map(htmlEscaped).joined(separator: "<BR/>")
-            if let detailPointSize {
+            if let detailPointSize, detailPointSize != pointSize {
                 parts.append("<FONT POINT-SIZE=\"\(detailPointSize)\">" + body + "</FONT>")
             } else {
                 parts.append(body)
             }
         }
-        // An empty label would draw nothing but must still be a well-formed HTML-like label.
-        return "<" + parts.joined(separator: "<BR/>") + ">"
+        return "<FONT POINT-SIZE=\"\(pointSize)\">" + parts.joined(separator: "<BR/>") + "</FONT>"
     }
 
     // MARK: Helpers

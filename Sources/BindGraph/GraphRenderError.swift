@@ -38,7 +38,11 @@ public enum GraphRenderError: Error, Hashable, Sendable, CustomStringConvertible
         "\"" + GraphLabel.singleLine(text, limits: .shortLine) + "\""
     }
 
+    /// Graphviz may repeat a message once per node; a description shows the first few.
     private static func because(_ messages: [String]) -> String {
-        messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")
+        let shown = 3
+        guard !messages.isEmpty else { return "" }
+        let more = messages.count > shown ? " (and \(messages.count - shown) more)" : ""
+        return ": " + messages.prefix(shown).joined(separator: "; ") + more
     }
 }

@@ -139,8 +139,9 @@ final class GraphvizContext: @unchecked Sendable {
                 try set("label", "", on: subgraph)
             }
         }
-        for (created, node) in zip(nodes, plan.nodes) where try !setHTML(node.labelHTML, on: created, root: graph) {
-            try set("label", node.plainLabel, on: created)
+        for (created, node) in zip(nodes, plan.nodes) {
+            let isHTML = try node.labelHTML.map { html throws(GraphRenderError) in try setHTML(html, on: created, root: graph) }
+            if isHTML != true { try set("label", node.plainLabel, on: created) }
         }
         for (created, edge) in zip(edges, plan.edges) {
             if let label = edge.labelHTML { try setHTML(label, on: created, root: graph) }

@@ -16,7 +16,8 @@ struct GraphvizPlan: Sendable {
     struct Node: Sendable {
         /// `nil` for an anonymous node (legend samples), which can never clash with a document id.
         var name: String?
-        var labelHTML: String
+        /// `nil` for no label at all (Graphviz rejects empty HTML-like labels).
+        var labelHTML: String?
         /// Fallback label text with Graphviz line breaks, used if the HTML label cannot be stored.
         var plainLabel: String
         var attributes: Attributes
@@ -51,7 +52,7 @@ extension GraphvizPlan {
     /// - Throws: ``GraphRenderError/duplicateNodeID(_:)`` or ``GraphRenderError/unknownNode(_:edgeIndex:)``.
     init(_ document: GraphDocument, engine: GraphLayout) throws(GraphRenderError) {
         graphName = "bind"
-        graphLabelHTML = document.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: []) }
+        graphLabelHTML = document.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 16) }
         graphAttributes = [("rankdir", document.direction.rawValue), ("fontname", Self.fontName)]
         if document.title != nil { graphAttributes.append(("labelloc", "t")) }
         graphAttributes += Self.tuning(for: engine, nodeCount: document.nodes.count)
@@ -101,16 +102,16 @@ extension GraphvizPlan {
 
     /// Node count from which `dot` gets the cheaper settings below.
     static let largeDotGraph = 300
-    /// Node count from which `sfdp` stops removing node overlaps.
-    static let hugeSfdpGraph = 5_000
+    /// Node count from which `sfdp` leaves node overlaps alone.
+    static let hugeSfdpGraph = 2_000
 
     /// Attributes that keep layout time in check as graphs grow (measurements in docs/graph-rendering.md).
     ///
     /// - `dot`: network-simplex and crossing-minimisation iterations are capped (`nslimit`,
     ///   `nslimit1`, `mclimit`) and edges drawn as polylines instead of splines: routing splines
     ///   costs more than ranking on big graphs and hardly helps legibility there.
-    /// - `sfdp`: `overlap=prism` keeps boxes from covering each other; above `hugeSfdpGraph` nodes
-    ///   overlaps are left alone (prism triples the time and nobody reads 5,000 labels anyway);
+    /// - `sfdp`: `overlap=prism` keeps boxes from covering each other; from `hugeSfdpGraph` nodes
+    ///   overlaps are left alone (prism costs 3× at 1,000 nodes and 5× at 10,000, and nobody reads thousands of labels anyway);
     ///   edges are straight lines at every size (`splines=false` is sfdp's fast path).
     static func tuning(for engine: GraphLayout, nodeCount: Int) -> Attributes {
         switch engine {
@@ -134,7 +135,7 @@ extension GraphvizPlan {
         }
         return Cluster(
             name: "cluster_\(index)",
-            labelHTML: cluster.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: []) },
+            labelHTML: cluster.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 12) },
             attributes: attributes
         )
     }
@@ -144,7 +145,7 @@ extension GraphvizPlan {
         var lines = GraphLabel.lines(node.lines)
         if title == nil, lines.isEmpty { lines = [name] }
         let html = GraphLabel.html(
-            title: title, lines: lines, detailPointSize: title == nil ? nil : detailPointSize)
+            title: title, lines: lines, pointSize: 12, detailPointSize: title == nil ? nil : detailPointSize)
         let plain = ([title].compactMap { $0 } + lines).map { $0.replacingBackslashes() }.joined(separator: "\\n")
 
         var attributes: Attributes = [("shape", node.shape.rawValue)]
@@ -166,7 +167,7 @@ extension GraphvizPlan {
             attributes.append(("tooltip", GraphLabel.plainAttribute(tooltip)))
         }
         let label = edge.label.map {
-            GraphLabel.html(title: nil, lines: [GraphLabel.singleLine($0, limits: .shortLine)])
+            GraphLabel.html(title: nil, lines: [GraphLabel.singleLine($0, limits: .shortLine)], pointSize: 10)
         }
         return Edge(tail: tail, head: head, labelHTML: label, attributes: attributes)
     }
@@ -208,7 +209,7 @@ extension GraphvizPlan {
         clusters.append(
             Cluster(
                 name: "cluster_legend",
-                labelHTML: GraphLabel.html(title: GraphLabel.singleLine(legend.title), lines: []),
+                labelHTML: GraphLabel.html(title: GraphLabel.singleLine(legend.title), lines: [], pointSize: 12),
                 attributes: [("style", "rounded,filled"), ("fillcolor", GraphColor.white.hexString), ("color", GraphColor.gray.hexString)]
             ))
         for sample in legend.nodes {
@@ -219,7 +220,7 @@ extension GraphvizPlan {
             attributes += Self.colors(fill: sample.fillColor, border: sample.borderColor, font: nil, faded: sample.faded)
             nodes.append(
                 Node(
-                    name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text]),
+                    name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text], pointSize: 10),
                     plainLabel: text.replacingBackslashes(), attributes: attributes, cluster: cluster))
         }
         for sample in legend.edges {
@@ -227,12 +228,12 @@ extension GraphvizPlan {
             let tail = nodes.count
             nodes.append(
                 Node(
-                    name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text]),
+                    name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text], pointSize: 10),
                     plainLabel: text.replacingBackslashes(),
                     attributes: [("shape", "plaintext"), ("fontsize", "10")], cluster: cluster))
             nodes.append(
                 Node(
-                    name: nil, labelHTML: GraphLabel.html(title: nil, lines: []), plainLabel: "",
+                    name: nil, labelHTML: nil, plainLabel: "",
                     attributes: [("shape", "point"), ("width", "0.05")], cluster: cluster))
             edges.append(
                 Edge(
