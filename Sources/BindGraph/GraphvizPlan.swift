@@ -128,16 +128,18 @@ extension GraphvizPlan {
     // MARK: Objects
 
     private static func cluster(_ cluster: GraphDocument.Cluster, index: Int) -> Cluster {
-        var attributes: Attributes = [("style", "rounded"), ("color", (cluster.borderColor ?? .gray).hexString)]
-        if let fill = cluster.fillColor {
-            attributes = [("style", "rounded,filled"), ("fillcolor", fill.hexString)]
-                + [("color", (cluster.borderColor ?? .gray).hexString)]
-        }
-        return Cluster(
+        Cluster(
             name: "cluster_\(index)",
             labelHTML: cluster.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 12) },
-            attributes: attributes
+            attributes: clusterAttributes(fill: cluster.fillColor, border: cluster.borderColor)
         )
+    }
+
+    private static func clusterAttributes(fill: GraphColor?, border: GraphColor?) -> Attributes {
+        var attributes: Attributes = [("style", fill == nil ? "rounded" : "rounded,filled")]
+        if let fill { attributes.append(("fillcolor", fill.hexString)) }
+        // Subgraphs are created before the root graph gets its font, so they need their own.
+        return attributes + [("color", (border ?? .gray).hexString), ("fontname", fontName)]
     }
 
     private static func node(_ node: GraphDocument.Node, name: String, cluster: Int?) -> Node {
@@ -210,7 +212,7 @@ extension GraphvizPlan {
             Cluster(
                 name: "cluster_legend",
                 labelHTML: GraphLabel.html(title: GraphLabel.singleLine(legend.title), lines: [], pointSize: 12),
-                attributes: [("style", "rounded,filled"), ("fillcolor", GraphColor.white.hexString), ("color", GraphColor.gray.hexString)]
+                attributes: Self.clusterAttributes(fill: .white, border: .gray)
             ))
         for sample in legend.nodes {
             let text = GraphLabel.singleLine(sample.label, limits: .shortLine)
