@@ -107,16 +107,21 @@ extension GraphvizPlan {
 
     /// Attributes that keep layout time in check as graphs grow (measurements in docs/graph-rendering.md).
     ///
-    /// - `dot`: network-simplex and crossing-minimisation iterations are capped (`nslimit`,
-    ///   `nslimit1`, `mclimit`) and edges drawn as polylines instead of splines: routing splines
-    ///   costs more than ranking on big graphs and hardly helps legibility there.
+    /// - `dot`, from `largeDotGraph` nodes: fewer network-simplex iterations (`nslimit`,
+    ///   `nslimit1`), fewer crossing-minimisation passes (`mclimit`, `remincross=false`) and a
+    ///   smaller search (`searchsize`). Measured on random DAGs: 1,000 nodes 3.6 s → 0.9 s,
+    ///   2,000 nodes 13.2 s → 5.7 s, for somewhat more edge crossings. Straight or polyline edges
+    ///   (`splines`) were measured too and saved nothing, so edges stay curved.
     /// - `sfdp`: `overlap=prism` keeps boxes from covering each other; from `hugeSfdpGraph` nodes
-    ///   overlaps are left alone (prism costs 3× at 1,000 nodes and 5× at 10,000, and nobody reads thousands of labels anyway);
-    ///   edges are straight lines at every size (`splines=false` is sfdp's fast path).
+    ///   overlaps are left alone (prism costs 3× at 1,000 nodes and 5× at 10,000, and nobody
+    ///   reads thousands of labels anyway); edges are straight lines at every size.
     static func tuning(for engine: GraphLayout, nodeCount: Int) -> Attributes {
         switch engine {
         case .dot where nodeCount >= largeDotGraph:
-            return [("nslimit", "2"), ("nslimit1", "2"), ("mclimit", "0.5"), ("splines", "polyline")]
+            return [
+                ("nslimit", "0.2"), ("nslimit1", "0.2"), ("mclimit", "0.1"), ("remincross", "false"),
+                ("searchsize", "5"),
+            ]
         case .sfdp:
             let overlap: Attributes = nodeCount >= hugeSfdpGraph ? [] : [("overlap", "prism")]
             return overlap + [("splines", "false"), ("outputorder", "edgesfirst")]

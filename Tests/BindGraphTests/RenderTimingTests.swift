@@ -11,11 +11,11 @@ private let timingDirectory = ProcessInfo.processInfo.environment["BIND_GRAPH_TI
 /// `BIND_GRAPH_TIMING_DIR=/tmp/timing swift test --filter RenderTimingTests`. Each size writes
 /// `dag-N.dot` (canonical DOT emitted by Graphviz from our graph, our attributes included) so the
 /// command-line tools can lay out exactly the same graph, and prints our own times.
-@Suite("Render timings", .enabled(if: timingDirectory != nil))
+@Suite("Render timings", .serialized, .enabled(if: timingDirectory != nil))
 struct RenderTimingTests {
     static let directory = timingDirectory
 
-    @Test("random DAGs of 1,000 and 10,000 nodes", arguments: [(1_000, GraphLayout.dot), (1_000, .sfdp), (10_000, .sfdp)])
+    @Test("random DAGs of 1,000 and 10,000 nodes", arguments: [(500, GraphLayout.dot), (1_000, .dot), (1_000, .sfdp), (2_000, .dot), (2_000, .sfdp), (10_000, .sfdp)])
     func timing(nodes: Int, layout: GraphLayout) throws {
         let directory = try #require(Self.directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
