@@ -170,7 +170,8 @@ enum GraphLabel {
 
     private static func limitLine(_ line: String, limits: Limits) -> String {
         // Counting characters walks the string once; stop as soon as the limit is known to be hit.
-        let tooLong = line.index(line.startIndex, offsetBy: limits.maxLineLength, limitedBy: line.endIndex)
+        let tooLong =
+            line.index(line.startIndex, offsetBy: limits.maxLineLength, limitedBy: line.endIndex)
             .map { $0 != line.endIndex } ?? false
         var result = ""
         var count = 0

@@ -140,7 +140,9 @@ final class GraphvizContext: @unchecked Sendable {
             }
         }
         for (created, node) in zip(nodes, plan.nodes) {
-            let isHTML = try node.labelHTML.map { html throws(GraphRenderError) in try setHTML(html, on: created, root: graph) }
+            let isHTML = try node.labelHTML.map { html throws(GraphRenderError) in
+                try setHTML(html, on: created, root: graph)
+            }
             if isHTML != true { try set("label", node.plainLabel, on: created) }
         }
         for (created, edge) in zip(edges, plan.edges) {

@@ -52,7 +52,9 @@ extension GraphvizPlan {
     /// - Throws: ``GraphRenderError/duplicateNodeID(_:)`` or ``GraphRenderError/unknownNode(_:edgeIndex:)``.
     init(_ document: GraphDocument, engine: GraphLayout) throws(GraphRenderError) {
         graphName = "bind"
-        graphLabelHTML = document.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 16) }
+        graphLabelHTML = document.title.map {
+            GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 16)
+        }
         graphAttributes = [("rankdir", document.direction.rawValue), ("fontname", Self.fontName)]
         if document.title != nil { graphAttributes.append(("labelloc", "t")) }
         graphAttributes += Self.tuning(for: engine, nodeCount: document.nodes.count)
@@ -135,7 +137,9 @@ extension GraphvizPlan {
     private static func cluster(_ cluster: GraphDocument.Cluster, index: Int) -> Cluster {
         Cluster(
             name: "cluster_\(index)",
-            labelHTML: cluster.title.map { GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 12) },
+            labelHTML: cluster.title.map {
+                GraphLabel.html(title: GraphLabel.singleLine($0), lines: [], pointSize: 12)
+            },
             attributes: clusterAttributes(fill: cluster.fillColor, border: cluster.borderColor)
         )
     }
@@ -224,7 +228,8 @@ extension GraphvizPlan {
             var attributes: Attributes = [("shape", sample.shape.rawValue)]
             let style = sample.style.graphvizValue
             if !style.isEmpty { attributes.append(("style", style)) }
-            attributes += Self.colors(fill: sample.fillColor, border: sample.borderColor, font: nil, faded: sample.faded)
+            attributes += Self.colors(
+                fill: sample.fillColor, border: sample.borderColor, font: nil, faded: sample.faded)
             nodes.append(
                 Node(
                     name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text], pointSize: 10),

@@ -6,8 +6,9 @@ import Testing
 struct GraphLabelTests {
     @Test("ampersand, angle brackets and double quotes become entities in HTML-like labels")
     func htmlEntities() {
-        #expect(GraphLabel.htmlEscaped(#"<script>alert("x") & 'y'</script>"#)
-            == "&lt;script&gt;alert(&quot;x&quot;) &amp; 'y'&lt;/script&gt;")
+        #expect(
+            GraphLabel.htmlEscaped(#"<script>alert("x") & 'y'</script>"#)
+                == "&lt;script&gt;alert(&quot;x&quot;) &amp; 'y'&lt;/script&gt;")
     }
 
     @Test("backslashes are doubled in HTML-like labels, which Graphviz would expand")
@@ -109,7 +110,10 @@ struct GraphvizMessagesTests {
             "Error", ": ", "not well-formed in line 1 \n", "... <B>bad ...\n", "in label of node c\n",
         ]
         let messages = GraphvizMessages(parsing: pieces.joined())
-        #expect(messages.errors == ["Layout type: \"x\" not recognized.", "not well-formed in line 1 ... <B>bad ... in label of node c"])
+        #expect(
+            messages.errors == [
+                "Layout type: \"x\" not recognized.", "not well-formed in line 1 ... <B>bad ... in label of node c",
+            ])
         #expect(messages.warnings == ["red is not a known color."])
     }
 }

@@ -29,7 +29,8 @@ struct GraphvizPlanTests {
 
     @Test("a faded node gets translucent colours and grey text")
     func faded() throws {
-        let plan = try GraphvizPlan(GraphDocument(nodes: [.init(id: "a", fillColor: .white, faded: true)]), engine: .dot)
+        let plan = try GraphvizPlan(
+            GraphDocument(nodes: [.init(id: "a", fillColor: .white, faded: true)]), engine: .dot)
         let attributes = plan.nodes[0].attributes
         #expect(attributes.contains { $0 == ("fillcolor", "#ffffff4d") })
         #expect(attributes.contains { $0 == ("fontcolor", GraphColor.gray.hexString) })

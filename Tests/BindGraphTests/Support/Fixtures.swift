@@ -17,7 +17,9 @@ enum Fixtures {
     /// One node whose title and detail line are `text`, pointing at a plain node.
     static func single(label text: String, tooltip: String? = nil) -> GraphDocument {
         GraphDocument(
-            nodes: [.init(id: "hostile", title: text, lines: [text], tooltip: tooltip), .init(id: "plain", title: "plain")],
+            nodes: [
+                .init(id: "hostile", title: text, lines: [text], tooltip: tooltip), .init(id: "plain", title: "plain"),
+            ],
             edges: [.init(from: "hostile", to: "plain", label: text)]
         )
     }
