@@ -38,7 +38,8 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz"]),
+        .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
+        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz", "CGraphvizShim"]),
         .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
