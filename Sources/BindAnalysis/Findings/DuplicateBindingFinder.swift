@@ -17,6 +17,9 @@ final class BindingGroup {
 
     init(key: Key) { self.key = key }
 
+    /// A duplicate-binding finding covers it.
+    var isReported: Bool { isCandidate && confirmedPeak.count >= 2 }
+
     /// The peak without the bindings whose target died while another member's target lived:
     /// those had a different target at a reused address, not the same one twice.
     var confirmedPeak: [SubscriptionNode] {

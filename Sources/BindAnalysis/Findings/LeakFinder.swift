@@ -80,7 +80,8 @@ struct LeakFinder {
                 subscriptionsByRoot[rootID, default: []].append(subscription)
                 continue
             }
-            guard subscription.danglingDeliveries == 0,
+            // A dangling Binder, or one of a duplicate binding, is reported as such.
+            guard subscription.danglingDeliveries == 0, subscription.bindingGroup?.isReported != true,
                 reason(subscription.scope, preexisting: subscription.isPreexisting) != nil
             else { continue }
             leakedSubscriptions.append(subscription)

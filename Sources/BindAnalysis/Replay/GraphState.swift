@@ -73,8 +73,18 @@ public struct OutputState: Hashable, Sendable {
 
     /// `'title' (String)` or `map #12 (Int)`: how findings and replays name an Output.
     public var displayName: String {
+        Self.displayName(id: id, kind: kind, valueType: valueType, label: label)
+    }
+
+    static func displayName(id: UInt64, kind: OutputKind, valueType: String, label: String?) -> String {
         if let label { return "'\(label)' (\(valueType))" }
-        return "\(kind) #\(id) (\(valueType))"
+        let kindName =
+            switch kind {
+            case .output: "Output"
+            case .relay: "Relay"
+            default: kind.description
+            }
+        return "\(kindName) #\(id) (\(valueType))"
     }
 }
 

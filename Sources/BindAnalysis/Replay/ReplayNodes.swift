@@ -48,8 +48,7 @@ final class OutputNode {
     }
 
     var displayName: String {
-        if let label { return "'\(label)' (\(valueType))" }
-        return "\(kind) #\(id) (\(valueType))"
+        OutputState.displayName(id: id, kind: kind, valueType: valueType, label: label)
     }
 }
 
