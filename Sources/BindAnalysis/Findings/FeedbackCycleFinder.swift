@@ -27,7 +27,8 @@ struct FeedbackCycleFinder {
         /// Starting with the hop whose subscription is the finding's site.
         var hops: [Hop]
         var depth: Int
-        var occurrences: Int
+        var runs: Int
+        var lastRun: UInt64
         let sequence: UInt64
     }
 
@@ -54,17 +55,22 @@ struct FeedbackCycleFinder {
             replay.output(id: hop.output)?.inFocus == true || replay.subscription(id: hop.subscription)?.inFocus == true
         }
         guard inFocus else { return }
-        let depth = stack[start...].reduce(1) { $0 + ($1.kind == .update && $1.output === node ? 1 : 0) }
+        let depth = stack.reduce(1) { $0 + ($1.kind == .update && $1.output === node ? 1 : 0) }
+        // A run is everything under one top-level event; a loop is counted once per run.
+        let run = stack.first?.sequence ?? sequence
         // Rotate so the loop starts at its reported subscription: the same loop entered anywhere gets one key.
         let chosen = Self.reportedHop(hops)
         let rotated = Array(hops[chosen...] + hops[..<chosen])
         let key = rotated.map { Step(outputSite: $0.outputSite, subscriptionSite: $0.subscriptionSite) }
         if var loop = loops[key] {
             loop.depth = max(loop.depth, depth)
-            loop.occurrences += 1
+            if loop.lastRun != run {
+                loop.runs += 1
+                loop.lastRun = run
+            }
             loops[key] = loop
         } else {
-            loops[key] = Loop(hops: rotated, depth: depth, occurrences: 1, sequence: sequence)
+            loops[key] = Loop(hops: rotated, depth: depth, runs: 1, lastRun: run, sequence: sequence)
             order.append(key)
         }
     }
@@ -106,7 +112,7 @@ struct FeedbackCycleFinder {
                 message:
                     "\(target) is updated again while its own update is still propagating: \(path), "
                     + "through \(subscriptions), depth \(loop.depth)"
-                    + (loop.occurrences > 1 ? " (seen \(loop.occurrences) times)" : ""),
+                    + (loop.runs > 1 ? " (in \(loop.runs) separate updates)" : ""),
                 site: first.subscriptionSite, related: related, outputs: hops.map(\.output),
                 subscriptions: hops.map(\.subscription), event: loop.sequence)
         }
