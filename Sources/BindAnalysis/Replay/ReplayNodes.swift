@@ -13,13 +13,13 @@ final class OutputNode {
     let createdAt: UInt64
     /// Judged by the analysis (inside the focus scope, or no focus set).
     let inFocus: Bool
-    var updateCount: UInt64 = 0
-    var lastPreview: String?
+    @exclusivity(unchecked) var updateCount: UInt64 = 0
+    @exclusivity(unchecked) var lastPreview: String?
     var releasedAt: UInt64?
     /// Subscriptions bound to it now.
-    var boundCount = 0
+    @exclusivity(unchecked) var boundCount = 0
     /// Update and fire frames of this Output open on any thread: a cheap test before a stack scan.
-    var openFrames = 0
+    @exclusivity(unchecked) var openFrames = 0
     /// Edges into it (its sources) and out of it (what is derived from it).
     var incoming: [EdgeState] = []
     var outgoing: [EdgeState] = []
