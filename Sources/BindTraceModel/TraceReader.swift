@@ -129,28 +129,31 @@ public final class TraceReader {
     /// Reads one record; returns the event it holds, or nil for metadata and at the end.
     private func readRecord() throws(TraceReadError) -> TraceEvent? {
         let recordOffset = bufferOffset + position
-        // Tag and length need at most 1 + 3 bytes (lengths are under 2^20).
-        try fill(atLeast: 4)
+        // A tag and a varint length: at most 1 + 10 bytes.
+        try fill(atLeast: 11)
         guard position < buffer.count else {
             finish(at: recordOffset)
             return nil
         }
         let tagByte = buffer[position]
         var cursor = position + 1
-        var length = 0
-        var shift = 0
+        var claimed: UInt64 = 0
+        var shift: UInt64 = 0
         while true {
             guard cursor < buffer.count else { return cutShort(at: recordOffset) }
             let byte = buffer[cursor]
             cursor += 1
-            length |= Int(byte & 0x7F) << shift
+            if shift < 64 { claimed |= UInt64(byte & 0x7F) << shift }
             if byte & 0x80 == 0 { break }
             shift += 7
-            guard shift < 28 else { throw .recordTooLong(offset: recordOffset, length: length) }
+            guard shift < 70 else {
+                throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "record length does not end")
+            }
         }
-        guard length <= TraceFormat.maximumRecordLength else {
-            throw .recordTooLong(offset: recordOffset, length: length)
+        guard claimed <= UInt64(TraceFormat.maximumRecordLength) else {
+            throw .recordTooLong(offset: recordOffset, length: Int(clamping: claimed))
         }
+        let length = Int(claimed)
         let headerLength = cursor - position
         try fill(atLeast: headerLength + length)
         let payloadStart = position + headerLength
