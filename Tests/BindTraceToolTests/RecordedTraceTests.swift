@@ -39,32 +39,35 @@ struct RecordedTraceTests {
         #expect(run.standardOutput.contains("2 findings"))
     }
 
-    @Test("a file recorded with startRecording and stopRecording")
-    func recorderAPI() throws {
+    @Test("a file recorded by a real instrumented program run with BIND_TRACE")
+    func recordedProgram() throws {
+        // A separate process: a file recording in this one would mix with other tests' recordings.
+        let fixture = try Tool.executable().deletingLastPathComponent().appendingPathComponent("TraceFixture")
+        try #require(FileManager.default.isExecutableFile(atPath: fixture.path), "TraceFixture is built")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bind-trace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("app.trace").path
-        let title = Output<String>(value: "Ada")
-        var bindLine: UInt = 0
-        let scopeName = "recorder-api-\(UUID().uuidString)"
+        let path = directory.appendingPathComponent("fixture.trace").path
+        let process = Process()
+        process.executableURL = fixture
+        process.arguments = ["200", "exit"]
+        process.environment = ["BIND_TRACE": path]
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
 
-        try BindTrace.startRecording(toFile: path)
-        BindTrace.scope(scopeName) {
-            bindLine = #line; _ = title.bind(to: Label().binding[\.text])
-            title.update(withValue: "Grace")
-        }
-        BindTrace.stopRecording()
-
-        // Other tests record into the same file: judge only this scope, found by its unique name.
-        let dump = try Tool.run("dump", path)
-        #expect(dump.status == 0)
-        let scopeLine = try #require(dump.standardOutput.split(separator: "\n").first { $0.contains(scopeName) })
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(scopeLine.utf8)) as? [String: Any])
-        let scope = try #require(object["scope"] as? Int)
-        let run = try Tool.run("check", "--scope", String(scope), path)
-        #expect(run.status == 1)
-        #expect(run.standardOutput.contains("RecordedTraceTests.swift:\(bindLine): warning: dangling-binder: "))
+        // Without scopes there is nothing to judge; at exit, the global 'counter' is still alive and bound.
+        let check = try Tool.run("check", path)
+        #expect(check.status == 0)
+        #expect(check.standardError.isEmpty)
+        let atExit = try Tool.run("leaks", "--at-exit", path)
+        #expect(atExit.status == 1)
+        let lines = atExit.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("TraceFixture/main.swift:13: warning: leaked-output: 'counter' (Int) is still alive at exit") == true)
+        #expect(lines.contains("    TraceFixture/main.swift:14: note: still bound to 'counter' (Int) here"))
+        let summary = try Tool.run("summary", path)
+        #expect(summary.standardOutput.contains("updated        200"))
     }
 }
 #endif

@@ -7,8 +7,7 @@ import Testing
 /// Analyses a capture, judging only what its body did (other tests record into it too).
 func analyze(_ recording: BindTrace.Recording?, atExit: Bool = false) throws -> AnalysisResult {
     let recording = try #require(recording, "this build records traces")
-    let result = try TraceAnalyzer.analyze(
-        reader: recording.reader(), options: AnalysisOptions(atExit: atExit, focusScope: recording.scope))
+    let result = try TraceAnalyzer.analyze(recording, options: AnalysisOptions(atExit: atExit))
     #expect(result.traceErrors == [], "the recorder writes consistent traces")
     return result
 }
