@@ -34,6 +34,9 @@ final class TraceRecorder: @unchecked Sendable {
     /// Bumped for each new stream and capture, so Outputs that already existed are announced again.
     private var epoch: UInt32 = 0
     private var sequence: UInt64 = 0
+    /// Causes before this event belong to a delivery that began before the newest sink joined the
+    /// stream (a capture or a file): they are written as "no cause", which every sink can read.
+    private var firstJoinedEvent: UInt64 = 1
     private var lastTicks: UInt64 = 0
     private var lastThread: UInt32 = 0
     private var threadCount: UInt32 = 0
@@ -77,6 +80,7 @@ final class TraceRecorder: @unchecked Sendable {
                 if !recorder.streamOpen { recorder.openStream() }
                 recorder.flush()
                 recorder.capture = TraceFormat.header + recorder.stringRecords
+                recorder.firstJoinedEvent = recorder.sequence + 1
                 recorder.epoch &+= 1
                 recorder.lastThread = 0
                 recorder.writeClock()
@@ -91,7 +95,8 @@ final class TraceRecorder: @unchecked Sendable {
         let recorder = shared
         return recorder.lock.withLock {
             recorder.flush()
-            let bytes = recorder.capture ?? []
+            // Each capture ends as a whole trace: with the end record a stopped recording writes.
+            let bytes = (recorder.capture ?? []) + [TraceFormat.Tag.end.rawValue, 0]
             recorder.captureCount -= 1
             if recorder.captureCount == 0 {
                 recorder.capture = nil
@@ -114,6 +119,7 @@ final class TraceRecorder: @unchecked Sendable {
             fileDescriptor = descriptor
             filePath = path
             writeToFile(TraceFormat.header + stringRecords)
+            firstJoinedEvent = sequence + 1
             epoch &+= 1
             lastThread = 0
         } else {
@@ -145,6 +151,7 @@ final class TraceRecorder: @unchecked Sendable {
         count = 0
         epoch &+= 1
         sequence = 0
+        firstJoinedEvent = 1
         lastThread = 0
         fileStrings = [:]
         typeStrings = [:]
@@ -209,7 +216,7 @@ final class TraceRecorder: @unchecked Sendable {
             recorder.announce(output, subscribers: subscribers, except: nil)
             return recorder.appendEvent(output.kind == .relay ? .fire : .update) { record in
                 record.varint(output.id)
-                record.cause(cause, sequence: recorder.sequence)
+                record.cause(cause, sequence: recorder.sequence, oldest: recorder.firstJoinedEvent)
                 if let preview {
                     record.varint(1)
                     record.bytes(preview)
@@ -369,7 +376,7 @@ final class TraceRecorder: @unchecked Sendable {
             record.varint(labelID)
             record.varint(scope)
             record.varint(preexisting ? 1 : 0)
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -399,7 +406,7 @@ final class TraceRecorder: @unchecked Sendable {
                 record.varint(target.identity)
             }
             record.varint(scope)
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -410,7 +417,7 @@ final class TraceRecorder: @unchecked Sendable {
         appendEvent(.unbound) { record in
             record.varint(subscription.id)
             record.varint(UInt64(reason.rawValue))
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -605,8 +612,8 @@ struct RecordEncoder {
     }
 
     /// The cause of an event: how many events back its parent is (0: none), then the subscription.
-    mutating func cause(_ cause: bt_cause, sequence own: UInt64) {
-        guard cause.event != 0, cause.event < own else { return varint(0) }
+    mutating func cause(_ cause: bt_cause, sequence own: UInt64, oldest: UInt64) {
+        guard cause.event >= oldest, cause.event < own else { return varint(0) }
         varint(own - cause.event)
         varint(cause.subscription)
     }
