@@ -29,6 +29,10 @@ enum HeapProbe {
     }
 }
 
+/// The closures bound are literals without captures: they cost no allocation, so only the library's
+/// own cost per subscription is measured. (A `let` holding a closure would be wrapped in a
+/// reabstraction thunk, one more allocation, on every bind.)
+///
 /// How many subscriptions each size of memory case makes: enough Outputs that one allocation's slack
 /// averages out, and at most a million subscriptions.
 struct MemoryCase {
@@ -40,19 +44,13 @@ struct MemoryCase {
 
     static let all = [MemoryCase(perOutput: 1), MemoryCase(perOutput: 100), MemoryCase(perOutput: 1_000_000)]
 
-    func limit(keep: Bool, sink: Sink) -> Double {
-        // No captures: a closure literal with no context costs no allocation, so only the library's
-        // own cost per subscription is measured. (A `let` holding a closure would be wrapped in a
-        // reabstraction thunk, one allocation, on every bind.)
+    func limit(keep: Bool) -> Double {
         return HeapProbe.bytesPerSubscription(
             outputs: outputs, perOutput: perOutput, keep: keep, make: { ClosureArray<Int>(value: 0) },
             bind: { $0.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } })
     }
 
-    func bind(keep: Bool, sink: Sink) -> Double {
-        // No captures: a closure literal with no context costs no allocation, so only the library's
-        // own cost per subscription is measured. (A `let` holding a closure would be wrapped in a
-        // reabstraction thunk, one allocation, on every bind.)
+    func bind(keep: Bool) -> Double {
         return HeapProbe.bytesPerSubscription(
             outputs: outputs, perOutput: perOutput, keep: keep, make: { Output<Int>(value: 0) },
             bind: { $0.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } })

@@ -1,12 +1,13 @@
 /// The plain variant: Bind exactly as users get it, against the limit and OpenCombine.
 enum PlainRun {
-    static let speedSection = "Speed — plain Bind vs the limit (closure array) and OpenCombine 0.14; ns per operation, median"
+    static let speedSection =
+        "Speed — plain Bind vs the limit (closure array) and OpenCombine 0.14; ns per operation, median"
     static let memorySection = "Memory — bytes per subscription (glibc mallinfo2 deltas)"
 
     static func run(harness: Harness, sink: Sink) -> Results {
         var results = Results()
         for speedCase in SpeedCases.all { measure(speedCase, harness: harness, sink: sink, into: &results) }
-        for memoryCase in MemoryCase.all { measure(memoryCase, sink: sink, into: &results) }
+        for memoryCase in MemoryCase.all { measure(memoryCase, into: &results) }
         return results
     }
 
@@ -45,11 +46,11 @@ enum PlainRun {
                 met: speedCase.openCombineHasOperator ? Format.verdict(speedup >= SpeedCases.openCombineFactor) : ""))
     }
 
-    private static func measure(_ memoryCase: MemoryCase, sink: Sink, into results: inout Results) {
+    private static func measure(_ memoryCase: MemoryCase, into results: inout Results) {
         let target = 2.0
         for keep in [true, false] {
-            let bind = memoryCase.bind(keep: keep, sink: sink)
-            let limit = memoryCase.limit(keep: keep, sink: sink)
+            let bind = memoryCase.bind(keep: keep)
+            let limit = memoryCase.limit(keep: keep)
             let ratio = bind / limit
             let handling = keep ? "Subscriptions kept" : "Subscriptions discarded"
             results.record("memory.\(memoryCase.perOutput).\(keep ? "kept" : "discarded").bind", bind)
@@ -61,7 +62,7 @@ enum PlainRun {
                     ratio: "\(Format.times(ratio)) limit", target: "≤ \(Format.number(target))× limit",
                     met: Format.verdict(ratio <= target)))
             guard keep else { continue }
-            if let openCombine = memoryCase.openCombine(sink: sink) {
+            if let openCombine = memoryCase.openCombine() {
                 results.add(
                     Row(
                         section: memorySection, name: "  vs OpenCombine (AnyCancellable kept)", measured: "",
