@@ -1,6 +1,8 @@
 # The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing.
 SWIFT ?= swift
 APT_PACKAGES := libgraphviz-dev graphviz pkg-config
+# Only for the browser test of the HTML report (skipped with a message when missing).
+BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
@@ -9,6 +11,8 @@ TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
 	@missing=""; for package in $(APT_PACKAGES); do \
+	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
+	for package in $(BROWSER_PACKAGES); do \
 	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
@@ -27,6 +31,22 @@ test-plain:
 test-tracing:
 	$(SWIFT) test $(TRACING_BUILD)
 
+## The main job: build the traced sample, run it, write the findings, the graph and the report.
+demo: setup
+	$(SWIFT) build $(TRACING_BUILD) --product SignInSample
+	$(SWIFT) build $(TRACING_BUILD) --product bind-trace
+	@mkdir -p demo
+	BIND_TRACE=demo/signin.trace BIND_TRACE_VALUES=1 .build-tracing/debug/SignInSample > demo/sample-output.txt
+	@.build-tracing/debug/bind-trace check demo/signin.trace > demo/check.txt; status=$$?; \
+	  cat demo/check.txt; [ $$status -le 1 ] || exit $$status
+	.build-tracing/debug/bind-trace graph demo/signin.trace -o demo/graph.svg
+	.build-tracing/debug/bind-trace report demo/signin.trace -o demo/report --fail-on none
+	@echo
+	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
+	@echo "Findings:  demo/check.txt"
+	@echo "Graph:     demo/graph.svg"
+	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
+
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
@@ -38,3 +58,13 @@ clean:
 ## Benchmarks (release build of the separate package in Benchmarks/); prints one table.
 bench: setup
 	Benchmarks/run.sh
+
+## The tests under AddressSanitizer and Thread Sanitizer, plain and instrumented builds.
+sanitize: setup
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
+	$(MAKE) tsan
+
+## Each libFuzzer target for a set time (FUZZ_SECONDS, default 60) on its committed corpus.
+fuzz: setup
+	Fuzz/run.sh $(FUZZ_SECONDS)

@@ -51,6 +51,12 @@ let package = Package(
 
         // Samples: headless MVVM programs that use Bind the way an app would.
         .executableTarget(name: "SignInSample", dependencies: ["Bind"], path: "Samples/SignInSample"),
+        // The sample's own tests: the .bindingLeakCheck trait on the sample's screens.
+        .testTarget(
+            name: "SampleTests", dependencies: ["SignInSample", "Bind", "BindTesting"], path: "Samples/SampleTests"),
+
+        // A program the trace tests run as a child process (then kill) to test crash safety.
+        .executableTarget(name: "TraceFixture", dependencies: ["Bind"], path: "Tests/Fixtures/TraceFixture"),
 
         .testTarget(name: "BindTests", dependencies: ["Bind"]),
         .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),

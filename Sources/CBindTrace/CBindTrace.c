@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 _Atomic(bool) bt_recording_flag = false;
+_Atomic(bool) bt_previews_flag = false;
 _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;
@@ -24,6 +25,10 @@ __attribute__((constructor)) static void bt_read_environment(void) {
     if (path != NULL && path[0] != '\0') {
         autostart_path = path;
         atomic_store(&bt_recording_flag, true);
+    }
+    const char *values = getenv("BIND_TRACE_VALUES");
+    if (values != NULL && (strcmp(values, "1") == 0 || strcmp(values, "true") == 0 || strcmp(values, "yes") == 0)) {
+        atomic_store(&bt_previews_flag, true);
     }
 }
 

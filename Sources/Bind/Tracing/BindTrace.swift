@@ -32,6 +32,25 @@ public enum BindTrace {
         #endif
     }
 
+    /// Whether updates record a short `String(describing:)` of their value (at most 120 bytes).
+    ///
+    /// Off by default; `BIND_TRACE_VALUES=1` turns it on from the start. Values may hold private
+    /// data: they end up in the trace file.
+    public static var recordsValuePreviews: Bool {
+        get {
+            #if Tracing
+            bt_previews_enabled()
+            #else
+            false
+            #endif
+        }
+        set {
+            #if Tracing
+            bt_set_previews(newValue)
+            #endif
+        }
+    }
+
     /// Runs `body` as a named region of the trace.
     ///
     /// Whatever is bound or created inside it and is still bound or alive when it ends is what
@@ -47,6 +66,24 @@ public enum BindTrace {
         return try $currentScope.withValue(id) { try body() }
         #else
         return try body()
+        #endif
+    }
+
+    /// Runs the asynchronous `body` as a named region of the trace; see ``scope(_:file:line:_:)``.
+    ///
+    /// The scope follows the task, and child tasks inherit it.
+    public static func scope<T>(
+        _ name: String, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        #if Tracing
+        guard bt_is_recording() else { return try await body() }
+        let id = bt_new_scope_id()
+        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: file, line: line)
+        defer { TraceRecorder.scopeEnded(id: id) }
+        return try await $currentScope.withValue(id) { try await body() }
+        #else
+        return try await body()
         #endif
     }
 
@@ -96,6 +133,30 @@ public enum BindTrace {
         return Recording(bytes: TraceRecorder.endCapture(session), scope: scopeID)
         #else
         try body()
+        return nil
+        #endif
+    }
+
+    /// Runs the asynchronous `body` while recording to memory; see ``capture(_:file:line:_:)``.
+    public static func capture(
+        _ name: String = "capture", file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async rethrows -> Recording? {
+        #if Tracing
+        let session = TraceRecorder.beginCapture()
+        var scopeID: UInt64 = 0
+        do {
+            try await scope(name, file: file, line: line) {
+                scopeID = currentScope
+                try await body()
+            }
+        } catch {
+            _ = TraceRecorder.endCapture(session)
+            throw error
+        }
+        return Recording(bytes: TraceRecorder.endCapture(session), scope: scopeID)
+        #else
+        try await body()
         return nil
         #endif
     }

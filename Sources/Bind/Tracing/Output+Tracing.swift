@@ -32,7 +32,7 @@ extension Output {
     /// with itself and this update recorded as the cause of whatever it does.
     @usableFromInline
     final func updateTraced(_ value: Value) {
-        let preview = TraceRecorder.previewsEnabled ? TraceRecorder.preview(of: value) : nil
+        let preview = bt_previews_enabled() ? TraceRecorder.preview(of: value) : nil
         lock.lock()
         if storesValues { storedValue = value }
         let snapshot = subscribers

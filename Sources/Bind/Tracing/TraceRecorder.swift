@@ -18,13 +18,6 @@ import Musl
 final class TraceRecorder: @unchecked Sendable {
     static let shared = TraceRecorder()
 
-    /// Value previews, off by default: `BIND_TRACE_VALUES=1` turns them on.
-    static let previewsEnabled: Bool = {
-        guard let raw = getenv("BIND_TRACE_VALUES") else { return false }
-        let value = String(cString: raw)
-        return value == "1" || value == "true" || value == "yes"
-    }()
-
     private static let bufferThreshold = 64 * 1024
     /// Room for the largest record (strings are capped at 1 KB) past the threshold.
     private static let bufferCapacity = bufferThreshold + 16 * 1024
@@ -488,9 +481,11 @@ final class TraceRecorder: @unchecked Sendable {
 
     private func writeClock() {
         eventsSinceClock = false
+        let rate = Self.ticksPerSecond
         let ticks = bt_ticks()
         let nanoseconds = bt_monotonic_ns()
-        let rate = Self.ticksPerSecond
+        // Readers restart their tick count at every clock record; so does the writer.
+        lastTicks = ticks
         appendRecord(.clock) { record in
             record.varint(ticks)
             record.varint(nanoseconds)

@@ -11,6 +11,7 @@
 #endif
 
 extern _Atomic(bool) bt_recording_flag;
+extern _Atomic(bool) bt_previews_flag;
 extern _Atomic(uint64_t) bt_next_output_id;
 extern _Atomic(uint64_t) bt_next_subscription_id;
 extern _Atomic(uint64_t) bt_next_scope_id;
@@ -30,6 +31,12 @@ static inline bool bt_is_recording(void) {
 }
 static inline void bt_set_recording(bool on) {
     atomic_store_explicit(&bt_recording_flag, on, memory_order_release);
+}
+static inline bool bt_previews_enabled(void) {
+    return atomic_load_explicit(&bt_previews_flag, memory_order_relaxed);
+}
+static inline void bt_set_previews(bool on) {
+    atomic_store_explicit(&bt_previews_flag, on, memory_order_relaxed);
 }
 static inline uint64_t bt_new_output_id(void) {
     return atomic_fetch_add_explicit(&bt_next_output_id, 1, memory_order_relaxed);

@@ -1,0 +1,100 @@
+import BindTraceModel
+
+/// Something wrong with the bindings a trace shows: a leak, a cycle, a dangling binder.
+///
+/// Every finding names the user's source line to look at (`site`) and, where it helps, the other
+/// lines involved (`related`). Sites inside Bind's own operators are the operator's call site.
+public struct Finding: Hashable, Sendable {
+    /// The kind of problem; the raw values are the exact strings of the command line and reports.
+    public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
+        case leakedSubscription = "leaked-subscription"
+        case leakedOutput = "leaked-output"
+        case duplicateBinding = "duplicate-binding"
+        case danglingBinder = "dangling-binder"
+        case feedbackCycle = "feedback-cycle"
+        case structuralCycle = "structural-cycle"
+
+        /// How serious the kind is, for `--fail-on`.
+        public var severity: Severity {
+            switch self {
+            case .feedbackCycle, .structuralCycle: .error
+            case .leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder: .warning
+            }
+        }
+
+        /// One sentence a reader of a report needs: what this kind means and what usually causes it.
+        public var explanation: String {
+            switch self {
+            case .leakedSubscription:
+                "Bound inside a scope and still bound when the scope ended, while its Output lives on: "
+                    + "unsubscribe it, or add it to a SubscriptionContainer that is emptied with the scope."
+            case .leakedOutput:
+                "Created inside a scope and still alive after it ended: a retain cycle (a closure capturing "
+                    + "its owner), or a derived Output built on a long-lived Output that now keeps it forever."
+            case .duplicateBinding:
+                "The same Output is bound several times at once to the same target from the same line: "
+                    + "usually a reused cell that never unsubscribed."
+            case .danglingBinder:
+                "A Binder whose target is gone is still bound and still receives values: unsubscribe it "
+                    + "when the target goes away."
+            case .feedbackCycle:
+                "An Output was updated again while its own update was still propagating: two Outputs feed "
+                    + "each other, which loops or stops only by luck."
+            case .structuralCycle:
+                "Derived Outputs depend on each other in a circle."
+            }
+        }
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public enum Severity: String, Hashable, Sendable, Comparable {
+        case warning, error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    /// Another source line involved in a finding, with what it is.
+    public struct Related: Hashable, Sendable {
+        public var site: SourceSite
+        public var note: String
+
+        public init(site: SourceSite, note: String) {
+            self.site = site
+            self.note = note
+        }
+    }
+
+    public var kind: Kind
+    public var severity: Severity { kind.severity }
+    /// One line, without the site: `subscription to 'title' (String) is still bound after scope 'cell'`.
+    public var message: String
+    /// The line to look at; `nil` only when the trace had no site for it.
+    public var site: SourceSite?
+    public var related: [Related]
+    /// The Outputs involved (trace ids), for drawing findings on the graph.
+    public var outputs: [UInt64]
+    /// The subscriptions involved (trace ids).
+    public var subscriptions: [UInt64]
+    /// The sequence number of the event where the problem showed.
+    public var event: UInt64
+
+    public init(
+        kind: Kind, message: String, site: SourceSite?, related: [Related] = [], outputs: [UInt64] = [],
+        subscriptions: [UInt64] = [], event: UInt64 = 0
+    ) {
+        self.kind = kind
+        self.message = message
+        self.site = site
+        self.related = related
+        self.outputs = outputs
+        self.subscriptions = subscriptions
+        self.event = event
+    }
+
+    /// `Module/File.swift:42: warning: leaked-subscription: …`, as compilers print diagnostics.
+    public var compilerStyle: String {
+        let location = site.map { "\($0.file):\($0.line): " } ?? ""
+        return "\(location)\(severity.rawValue): \(kind.rawValue): \(message)"
+    }
+}

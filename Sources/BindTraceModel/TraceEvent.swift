@@ -1,0 +1,175 @@
+import Bind
+
+/// A place in the user's source: `Module/File.swift` and a line, as recorded from `#fileID`/`#line`.
+public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var file: String
+    public var line: UInt
+
+    public init(file: String, line: UInt) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(file):\(line)" }
+
+    /// The module part of `file` (before the first `/`), or "" when there is none.
+    public var module: String {
+        guard let slash = file.firstIndex(of: "/") else { return "" }
+        return String(file[..<slash])
+    }
+
+    public static func < (lhs: SourceSite, rhs: SourceSite) -> Bool {
+        (lhs.file, lhs.line) < (rhs.file, rhs.line)
+    }
+}
+
+/// Why an event happened: the subscription whose closure was running, and the event delivering to it.
+public struct TraceCause: Hashable, Sendable {
+    /// The subscription whose closure was running on the thread.
+    public var subscription: UInt64
+    /// The sequence number of the update, fire or bind that was delivering to it.
+    public var event: UInt64
+
+    public init(subscription: UInt64, event: UInt64) {
+        self.subscription = subscription
+        self.event = event
+    }
+}
+
+/// The object a Binder delivers to.
+public struct BinderTarget: Hashable, Sendable {
+    /// The target's type name.
+    public var type: String
+    /// The target's identity while it lived (its address: may be reused after it is released).
+    public var identity: UInt64
+
+    public init(type: String, identity: UInt64) {
+        self.type = type
+        self.identity = identity
+    }
+}
+
+/// One recorded event.
+public struct TraceEvent: Hashable, Sendable {
+    /// 1 for the first event of the trace, then one more for each event.
+    public var sequence: UInt64
+    /// Nanoseconds since the trace started (monotonic clock).
+    public var time: UInt64
+    /// The recording thread: 1 for the first thread seen, then one more for each new thread.
+    public var thread: UInt32
+    /// Where the event's record starts in the trace.
+    public var offset: Int
+    public var kind: Kind
+
+    public init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, kind: Kind) {
+        self.sequence = sequence
+        self.time = time
+        self.thread = thread
+        self.offset = offset
+        self.kind = kind
+    }
+
+    public enum Kind: Hashable, Sendable {
+        case outputCreated(OutputCreation)
+        /// `derived` is made by `operation` from `source`.
+        case edge(source: UInt64, derived: UInt64, operation: OutputKind)
+        /// A flatMap started forwarding from `inner`.
+        case innerSwitch(flatMap: UInt64, inner: UInt64)
+        case bound(Binding)
+        case updated(output: UInt64, cause: TraceCause?, preview: String?)
+        case fired(output: UInt64, cause: TraceCause?, preview: String?)
+        case unbound(subscription: UInt64, reason: UnbindReason, cause: TraceCause?)
+        /// A Binder delivery found its target gone.
+        case dangling(subscription: UInt64)
+        case released(output: UInt64)
+        case scopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite)
+        case scopeEnded(id: UInt64)
+        case mark(name: String, scope: UInt64)
+        case labeled(output: UInt64, label: String)
+    }
+
+    /// An Output's creation; `preexisting` when it was created before the recording started.
+    public struct OutputCreation: Hashable, Sendable {
+        public var output: UInt64
+        public var kind: OutputKind
+        public var valueType: String
+        public var site: SourceSite
+        public var label: String?
+        /// The innermost `BindTrace.scope` it was created in (0: none).
+        public var scope: UInt64
+        public var preexisting: Bool
+        public var cause: TraceCause?
+
+        public init(
+            output: UInt64, kind: OutputKind, valueType: String, site: SourceSite, label: String? = nil,
+            scope: UInt64 = 0, preexisting: Bool = false, cause: TraceCause? = nil
+        ) {
+            self.output = output
+            self.kind = kind
+            self.valueType = valueType
+            self.site = site
+            self.label = label
+            self.scope = scope
+            self.preexisting = preexisting
+            self.cause = cause
+        }
+    }
+
+    /// A bind; `isInternal` for the closures Bind's own operators bind (their site is the operator call).
+    public struct Binding: Hashable, Sendable {
+        public var subscription: UInt64
+        public var output: UInt64
+        public var site: SourceSite
+        public var isInternal: Bool
+        public var target: BinderTarget?
+        public var scope: UInt64
+        public var preexisting: Bool
+        public var cause: TraceCause?
+
+        public init(
+            subscription: UInt64, output: UInt64, site: SourceSite, isInternal: Bool = false,
+            target: BinderTarget? = nil, scope: UInt64 = 0, preexisting: Bool = false, cause: TraceCause? = nil
+        ) {
+            self.subscription = subscription
+            self.output = output
+            self.site = site
+            self.isInternal = isInternal
+            self.target = target
+            self.scope = scope
+            self.preexisting = preexisting
+            self.cause = cause
+        }
+    }
+}
+
+extension TraceEvent.Kind {
+    /// The event's name in dumps and summaries: `outputCreated`, `bound`, `updated`, ….
+    public var name: String {
+        switch self {
+        case .outputCreated: "outputCreated"
+        case .edge: "edge"
+        case .innerSwitch: "innerSwitch"
+        case .bound: "bound"
+        case .updated: "updated"
+        case .fired: "fired"
+        case .unbound: "unbound"
+        case .dangling: "dangling"
+        case .released: "released"
+        case .scopeBegan: "scopeBegan"
+        case .scopeEnded: "scopeEnded"
+        case .mark: "mark"
+        case .labeled: "labeled"
+        }
+    }
+
+    /// The cause recorded with the event, if any.
+    public var cause: TraceCause? {
+        switch self {
+        case .outputCreated(let creation): creation.cause
+        case .bound(let binding): binding.cause
+        case .updated(_, let cause, _), .fired(_, let cause, _), .unbound(_, _, let cause): cause
+        default: nil
+        }
+    }
+}

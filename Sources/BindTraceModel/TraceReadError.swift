@@ -1,0 +1,52 @@
+/// Why a trace could not be read. Every case names the byte offset where reading stopped.
+public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotOpen(reason: String)
+    case notATrace
+    case truncatedHeader(length: Int)
+    case unsupportedVersion(major: UInt16, minor: UInt16)
+    case recordTooLong(offset: Int, length: Int)
+    case malformedRecord(offset: Int, tag: UInt8, reason: String)
+    case unknownString(offset: Int, id: UInt64)
+    case stringDefinedTwice(offset: Int, id: UInt64)
+    case readFailed(offset: Int, reason: String)
+
+    /// The byte offset where the problem was found (0 for problems with the file as a whole).
+    public var offset: Int {
+        switch self {
+        case .cannotOpen, .notATrace, .truncatedHeader, .unsupportedVersion: 0
+        case .recordTooLong(let offset, _), .malformedRecord(let offset, _, _), .unknownString(let offset, _),
+            .stringDefinedTwice(let offset, _), .readFailed(let offset, _):
+            offset
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let reason): "cannot open: \(reason)"
+        case .notATrace: "not a Bind trace (wrong magic at offset 0)"
+        case .truncatedHeader(let length): "truncated header: \(length) of 16 bytes"
+        case .unsupportedVersion(let major, let minor):
+            "unsupported trace format version \(major).\(minor) (this reader reads 1.x)"
+        case .recordTooLong(let offset, let length):
+            "corrupt record at offset \(offset): claims \(length) bytes (at most 1048576)"
+        case .malformedRecord(let offset, let tag, let reason):
+            "malformed record (tag \(tag)) at offset \(offset): \(reason)"
+        case .unknownString(let offset, let id): "record at offset \(offset) refers to undefined string \(id)"
+        case .stringDefinedTwice(let offset, let id): "string \(id) defined twice (offset \(offset))"
+        case .readFailed(let offset, let reason): "read failed at offset \(offset): \(reason)"
+        }
+    }
+}
+
+/// Something wrong with a trace that does not stop reading it.
+public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String { "offset \(offset): \(message)" }
+}

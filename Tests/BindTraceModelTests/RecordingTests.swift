@@ -1,0 +1,268 @@
+#if Tracing
+import Bind
+import BindTraceModel
+import Foundation
+import Testing
+
+final class Screen {
+    var title = ""
+}
+
+@Suite("The instrumented build records every event")
+struct RecordingTests {
+    @Test("creation, edges, binds, updates, fires, unbinds and releases carry ids, sites and causes")
+    func everyEventKind() throws {
+        var createLine: UInt = 0
+        var mapLine: UInt = 0
+        var bindLine: UInt = 0
+        var binderLine: UInt = 0
+        var relayLine: UInt = 0
+        let recording = try #require(
+            BindTrace.capture {
+                createLine = #line; let name = Output<String>(value: "Ada").labeled("name")
+                mapLine = #line; let length = name.map { $0.count }
+                let container = SubscriptionContainer()
+                bindLine = #line; length.bind { _ in }.add(to: container)
+                var screen: Screen? = Screen()
+                binderLine = #line; name.bind(to: Binder(screen!, \.title))
+                relayLine = #line; let tapped = Relay<Void>()
+                tapped.bind { name.update(withValue: "Grace") }
+                BindTrace.mark("before tap")
+                tapped.fire()
+                screen = nil
+                name.update(withValue: "Lin")
+                container.unsubscribe()
+            })
+        let events = try ownEvents(of: recording)
+        let file = "BindTraceModelTests/RecordingTests.swift"
+
+        let creations = events.compactMap { event -> TraceEvent.OutputCreation? in
+            if case .outputCreated(let creation) = event.kind { return creation } else { return nil }
+        }
+        let name = try #require(creations.first { $0.kind == .output })
+        #expect(name.site == SourceSite(file: file, line: createLine))
+        #expect(name.valueType == "String")
+        #expect(name.scope == recording.scope)
+        let length = try #require(creations.first { $0.kind == .map })
+        #expect(length.site == SourceSite(file: file, line: mapLine))
+        #expect(length.valueType == "Int")
+        let relay = try #require(creations.first { $0.kind == .relay })
+        #expect(relay.site.line == relayLine)
+        #expect(Set(creations.map(\.output)).count == creations.count, "ids are never reused")
+
+        #expect(events.contains { $0.kind == .labeled(output: name.output, label: "name") })
+        #expect(events.contains { $0.kind == .edge(source: name.output, derived: length.output, operation: .map) })
+
+        let bindings = events.compactMap { event -> TraceEvent.Binding? in
+            if case .bound(let binding) = event.kind { return binding } else { return nil }
+        }
+        let internalBind = try #require(bindings.first { $0.isInternal })
+        #expect(internalBind.output == name.output)
+        #expect(internalBind.site.line == mapLine, "an operator's own bind is recorded at the operator's call site")
+        let closureBind = try #require(bindings.first { $0.output == length.output })
+        #expect(closureBind.site == SourceSite(file: file, line: bindLine))
+        #expect(!closureBind.isInternal)
+        let binderBind = try #require(bindings.first { $0.target != nil })
+        #expect(binderBind.site.line == binderLine)
+        #expect(binderBind.target?.type == "Screen")
+        let relayBind = try #require(bindings.first { $0.output == relay.output })
+
+        // The fire of the relay causes an update of `name`, which causes an update of `length`.
+        let fire = try #require(events.first { if case .fired(relay.output, nil, _) = $0.kind { true } else { false } })
+        let caused = try #require(
+            events.first { event in
+                if case .updated(name.output, let cause?, _) = event.kind {
+                    return cause == TraceCause(subscription: relayBind.subscription, event: fire.sequence)
+                }
+                return false
+            })
+        #expect(
+            events.contains { event in
+                if case .updated(length.output, let cause?, _) = event.kind {
+                    return cause == TraceCause(subscription: internalBind.subscription, event: caused.sequence)
+                }
+                return false
+            })
+        #expect(events.contains { if case .mark("before tap", recording.scope) = $0.kind { true } else { false } })
+        #expect(events.contains { $0.kind == .dangling(subscription: binderBind.subscription) })
+        #expect(
+            events.contains {
+                if case .unbound(closureBind.subscription, .container, _) = $0.kind { true } else { false }
+            })
+        // Leaving the capture released every Output, unbinding what was still bound.
+        for creation in creations {
+            #expect(events.contains { $0.kind == .released(output: creation.output) })
+        }
+        #expect(
+            events.contains {
+                if case .unbound(relayBind.subscription, .outputReleased, _) = $0.kind { true } else { false }
+            })
+        #expect(events.map(\.sequence) == events.map(\.sequence).sorted())
+        #expect(events.first.map { events.last!.time >= $0.time } == true)
+    }
+
+    @Test("an initial delivery is caused by its bind, and flatMap records each switch")
+    func initialDeliveryAndFlatMap() throws {
+        let recording = try #require(
+            BindTrace.capture {
+                let first = Output<Int>(value: 1)
+                let second = Output<Int>(value: 2)
+                let selector = Output<Bool>(value: true)
+                let selected = selector.flatMap { $0 ? first : second }
+                let mirror = Output<Int>()
+                selected.bind { mirror.update(withValue: $0) }
+                selector.update(withValue: false)
+            })
+        let events = try ownEvents(of: recording)
+        let switches = events.filter { if case .innerSwitch = $0.kind { true } else { false } }
+        #expect(switches.count == 2)
+        let binds = events.compactMap { event -> (UInt64, TraceEvent.Binding)? in
+            if case .bound(let binding) = event.kind { return (event.sequence, binding) } else { return nil }
+        }
+        let userBind = try #require(binds.first { !$0.1.isInternal })
+        #expect(
+            events.contains { event in
+                if case .updated(_, let cause?, _) = event.kind {
+                    return cause == TraceCause(subscription: userBind.1.subscription, event: userBind.0)
+                }
+                return false
+            })
+    }
+
+    @Test("Outputs created before the recording started are announced when they are used")
+    func preexistingOutputs() throws {
+        let earlyLine: UInt = #line; let early = Output<Int>(value: 0)
+        let subscription = early.bind { _ in }
+        let recording = try #require(
+            BindTrace.capture {
+                early.update(withValue: 1)
+                subscription.unsubscribe()
+            })
+        let events = try recording.events()
+        let announced = events.compactMap { event -> TraceEvent.OutputCreation? in
+            if case .outputCreated(let creation) = event.kind, creation.preexisting { creation } else { nil }
+        }
+        let creation = try #require(announced.first { $0.site.line == earlyLine })
+        #expect(events.contains { if case .updated(creation.output, _, _) = $0.kind { true } else { false } })
+        #expect(
+            events.contains {
+                if case .bound(let binding) = $0.kind { binding.output == creation.output && binding.preexisting }
+                else { false }
+            })
+        #expect(events.contains { if case .unbound(_, .unsubscribe, _) = $0.kind { true } else { false } })
+    }
+
+    @Test("value previews are short and off unless asked for")
+    func valuePreviews() throws {
+        let long = String(repeating: "x", count: 1000)
+        let recording = try #require(
+            BindTrace.capture {
+                let text = Output<String>()
+                text.update(withValue: "hidden")
+                BindTrace.recordsValuePreviews = true
+                text.update(withValue: long)
+                BindTrace.recordsValuePreviews = false
+            })
+        let previews = try ownEvents(of: recording).compactMap { event -> String?? in
+            if case .updated(_, _, let preview) = event.kind { preview } else { nil }
+        }
+        #expect(previews.count == 2)
+        #expect(previews.first == .some(nil))
+        let shown = try #require(previews.last ?? nil)
+        #expect(shown.utf8.count <= 120)
+        #expect(shown.hasSuffix("…"))
+    }
+
+    @Test("8 threads × 50,000 updates: nothing is lost and each thread's order is kept")
+    func concurrentRecording() async throws {
+        let threads = 8
+        let updates = 50_000
+        let recording = try #require(
+            BindTrace.capture {
+                let outputs = (0..<threads).map { _ in (Output<Int>(), Output<Int>()) }
+                DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                    // Alternating between two Outputs makes each thread's order visible in the trace.
+                    let (even, odd) = outputs[thread]
+                    for value in 0..<updates { (value % 2 == 0 ? even : odd).update(withValue: value) }
+                }
+            })
+        let events = try ownEvents(of: recording)
+        var perOutput: [UInt64: Int] = [:]
+        var lastByPair: [UInt64: UInt64] = [:]
+        var pairOf: [UInt64: UInt64] = [:]
+        var creations: [UInt64] = []
+        for event in events {
+            switch event.kind {
+            case .outputCreated(let creation): creations.append(creation.output)
+            case .updated(let output, _, _):
+                perOutput[output, default: 0] += 1
+                if pairOf.isEmpty {
+                    for index in stride(from: 0, to: creations.count, by: 2) {
+                        pairOf[creations[index]] = creations[index]
+                        pairOf[creations[index + 1]] = creations[index]
+                    }
+                }
+                let pair = pairOf[output]!
+                #expect(lastByPair[pair] != output, "two updates of one Output in a row: order lost")
+                lastByPair[pair] = output
+            default: break
+            }
+        }
+        #expect(perOutput.count == threads * 2)
+        #expect(perOutput.values.allSatisfy { $0 == updates / 2 })
+    }
+}
+
+@Suite("Trace files")
+struct TraceFileTests {
+    @Test("a recording to a file is read back whole, with an end record")
+    func fileRoundTrip() throws {
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        try BindTrace.startRecording(toFile: path)
+        let counter = Output<Int>(value: 0).labeled("file counter")
+        for value in 1...500 { counter.update(withValue: value) }
+        BindTrace.stopRecording()
+        let reader = try TraceReader(path: path)
+        let events = try reader.readAll()
+        #expect(reader.isComplete)
+        #expect(reader.warnings.isEmpty)
+        let labeled = events.compactMap { event -> UInt64? in
+            if case .labeled(let output, "file counter") = event.kind { output } else { nil }
+        }
+        let id = try #require(labeled.first)
+        #expect(events.filter { if case .updated(id, _, _) = $0.kind { true } else { false } }.count == 500)
+    }
+
+    @Test("starting to record an unwritable path is a clear error")
+    func unwritablePath() {
+        #expect(throws: TraceRecordingError.self) { try BindTrace.startRecording(toFile: "/nonexistent/dir/x.trace") }
+    }
+
+    @Test("a process killed with SIGKILL leaves a trace readable up to its last flush")
+    func killedProcess() throws {
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        let process = Process()
+        process.executableURL = productsDirectory().appendingPathComponent("TraceFixture")
+        process.arguments = ["2000"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BIND_TRACE": path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The fixture says when 2000 updates are past a flush, then keeps updating until killed.
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(line.hasPrefix("flushed 2000"))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let reader = try TraceReader(path: path)
+        let events = try reader.readAll()
+        let updates = events.filter { if case .updated = $0.kind { true } else { false } }.count
+        #expect(updates >= 2000)
+        #expect(!reader.isComplete)
+        #expect(!reader.warnings.isEmpty, "a killed recording is reported, not presented as complete")
+    }
+}
+#endif

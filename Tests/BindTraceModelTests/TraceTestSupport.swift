@@ -1,0 +1,91 @@
+import Bind
+import BindTraceModel
+import Foundation
+
+/// The events of `recording` that belong to its own scope: Outputs created and subscriptions bound
+/// inside it, and every later event about them. Tests run in parallel, so a capture also holds
+/// other tests' events.
+func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
+    var scopes: Set<UInt64> = [recording.scope]
+    var outputs: Set<UInt64> = []
+    var subscriptions: Set<UInt64> = []
+    var own: [TraceEvent] = []
+    for event in try recording.events() {
+        var mine = false
+        switch event.kind {
+        case .scopeBegan(let id, let parent, _, _):
+            if id == recording.scope || scopes.contains(parent) {
+                scopes.insert(id)
+                mine = true
+            }
+        case .scopeEnded(let id): mine = scopes.contains(id)
+        case .outputCreated(let creation):
+            if scopes.contains(creation.scope) && !creation.preexisting {
+                outputs.insert(creation.output)
+                mine = true
+            }
+        case .bound(let binding):
+            if outputs.contains(binding.output) || scopes.contains(binding.scope) {
+                subscriptions.insert(binding.subscription)
+                mine = true
+            }
+        case .edge(let source, let derived, _): mine = outputs.contains(source) || outputs.contains(derived)
+        case .innerSwitch(let flatMap, _): mine = outputs.contains(flatMap)
+        case .updated(let output, _, _), .fired(let output, _, _), .released(let output),
+            .labeled(let output, _):
+            mine = outputs.contains(output)
+        case .unbound(let subscription, _, _), .dangling(let subscription):
+            mine = subscriptions.contains(subscription)
+        case .mark(_, let scope): mine = scopes.contains(scope)
+        }
+        if mine { own.append(event) }
+    }
+    return own
+}
+
+/// A fresh path for a trace file in the temporary directory.
+func temporaryTracePath(_ name: String = #function) -> String {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    return NSTemporaryDirectory() + "bind-\(safe)-\(UInt32.random(in: 0...UInt32.max)).trace"
+}
+
+/// The directory of the built products (where `swift test` put this test bundle).
+func productsDirectory() -> URL {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while url.path != "/" {
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("TraceFixture").path) { return url }
+        url.deleteLastPathComponent()
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
+
+/// A trace in the format, built record by record, for testing the reader on bad input.
+struct TraceBytes {
+    var bytes: [UInt8]
+
+    init(major: UInt16 = 1, minor: UInt16 = 0) {
+        bytes = Array("BINDTRC\u{1A}".utf8) + [UInt8(major & 0xFF), UInt8(major >> 8), UInt8(minor & 0xFF),
+            UInt8(minor >> 8), 0, 0, 0, 0]
+    }
+
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var out: [UInt8] = []
+        while value >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+        return out
+    }
+
+    mutating func record(_ tag: UInt8, _ fields: [UInt64], trailing: [UInt8] = []) {
+        let payload = fields.flatMap(Self.varint) + trailing
+        bytes += [tag] + Self.varint(UInt64(payload.count)) + payload
+    }
+
+    mutating func string(_ id: UInt64, _ text: String) { record(2, [id], trailing: Array(text.utf8)) }
+    mutating func clock() { record(1, [1000, 5000, 1_000_000_000]) }
+    /// An update event of `output` with no cause and no preview.
+    mutating func update(_ output: UInt64) { record(14, [1, output, 0, 0]) }
+}
