@@ -17,7 +17,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 SWIFT="${SWIFT:-swift}"
 quick=""
-if [ "${1:-}" = "--quick" ]; then quick="--quick"; fi
+rounds=151
+if [ "${1:-}" = "--quick" ]; then quick="--quick"; rounds=11; fi
 
 results="$(mktemp -d "${TMPDIR:-/tmp}/bind-bench.XXXXXX")"
 trap 'rm -rf "$results"' EXIT
@@ -68,7 +69,7 @@ hook 40 rendering "Graph rendering — ours vs dot -Tsvg / sfdp -Tsvg"
 
 {
     echo "Bind benchmarks — $(date -u +%Y-%m-%d) — $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //') — $("$SWIFT" --version 2>/dev/null | head -1)"
-    echo "Times: thread CPU time per operation, median of 151 rounds (each round times every contestant); ratios: median of per-round ratios."
+    echo "Times: thread CPU time per operation, median of $rounds rounds (each round times every contestant); ratios: median of per-round ratios."
     echo
     "$plain" table "$results"/[0-9]*.tsv
 }
