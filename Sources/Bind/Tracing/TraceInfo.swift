@@ -39,7 +39,7 @@ enum BindOrigin {
 /// What the recorder knows of one subscription.
 @usableFromInline
 final class SubscriptionTraceInfo: @unchecked Sendable {
-    let id: UInt64
+    @usableFromInline let id: UInt64
     let output: OutputTraceInfo
     let origin: BindOrigin
     let file: StaticString

@@ -15,6 +15,7 @@ import Musl
 /// a 64 KB buffer that is written out when full, every 100 ms by a flusher thread, and at exit —
 /// never dropped: a full buffer is written by the thread that filled it. The lock is a leaf: the
 /// recorder never calls back into Bind or user code while holding it.
+@usableFromInline
 final class TraceRecorder: @unchecked Sendable {
     static let shared = TraceRecorder()
 
@@ -22,7 +23,7 @@ final class TraceRecorder: @unchecked Sendable {
     /// Room for the largest record (strings are capped at 1 KB) past the threshold.
     private static let bufferCapacity = bufferThreshold + 16 * 1024
 
-    private let lock = Lock()
+    private let lock = SpinLock()
     // Everything below is guarded by `lock`.
     private let buffer: UnsafeMutablePointer<UInt8>
     private var count = 0
@@ -206,14 +207,19 @@ final class TraceRecorder: @unchecked Sendable {
         }
     }
 
-    static func updated<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: Subscribers
+    /// Records an update (or a fire, for a Relay). `subscribers` is asked for only when the Output
+    /// must be announced (its first event in this recording), so a traced update never walks them.
+    @usableFromInline
+    static func updated(
+        _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: () -> [SubscriptionTraceInfo]
     ) -> UInt64 {
-        let cause = TraceCause.current
+        let cause = bt_cause_slot()!.pointee
         let recorder = shared
         return recorder.lock.withLock {
             guard recorder.streamOpen else { return 0 }
-            recorder.announce(output, subscribers: subscribers, except: nil)
+            if output.announcedEpoch != recorder.epoch {
+                recorder.announce(output, subscribers: subscribers(), except: nil)
+            }
             return recorder.appendEvent(output.kind == .relay ? .fire : .update) { record in
                 record.varint(output.id)
                 record.cause(cause, sequence: recorder.sequence, oldest: recorder.firstJoinedEvent)
@@ -227,6 +233,7 @@ final class TraceRecorder: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     static func unbound(_ subscription: SubscriptionTraceInfo, reason: UnbindReason) {
         let cause = TraceCause.current
         let recorder = shared
@@ -237,6 +244,7 @@ final class TraceRecorder: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     static func dangling(_ subscription: UInt64) {
         let recorder = shared
         recorder.lock.withLock {
@@ -342,6 +350,7 @@ final class TraceRecorder: @unchecked Sendable {
     }
 
     /// A bounded `String(describing:)` of `value`, cut at a character boundary.
+    @usableFromInline
     static func preview<Value>(of value: Value) -> [UInt8] {
         TraceFormat.truncated(String(describing: value), to: TraceFormat.maximumPreviewLength)
     }
@@ -353,9 +362,10 @@ final class TraceRecorder: @unchecked Sendable {
     private func announce<Subscribers: Sequence<SubscriptionTraceInfo>>(
         _ output: OutputTraceInfo, subscribers: Subscribers, except skipped: SubscriptionTraceInfo?
     ) {
-        if output.announcedEpoch != epoch {
-            announce(output, preexisting: true, scope: 0, cause: bt_cause())
-        }
+        // Once an Output is announced, so is every subscription it has: those bound later are
+        // written as they are bound. So the walk happens once per Output and recording.
+        guard output.announcedEpoch != epoch else { return }
+        announce(output, preexisting: true, scope: 0, cause: bt_cause())
         for subscription in subscribers where subscription !== skipped && subscription.announcedEpoch != epoch {
             writeBound(subscription, preexisting: true, scope: 0, cause: bt_cause())
         }
@@ -619,3 +629,20 @@ struct RecordEncoder {
     }
 }
 #endif
+
+/// The recorder's lock (a C spin lock: cheaper than a mutex for the few instructions it guards).
+private struct SpinLock: @unchecked Sendable {
+    let primitive: UnsafeMutablePointer<bt_spinlock>
+
+    init() {
+        primitive = .allocate(capacity: 1)
+        primitive.initialize(to: bt_spinlock())
+    }
+
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        bt_spin_lock(primitive)
+        defer { bt_spin_unlock(primitive) }
+        return try body()
+    }
+}
