@@ -628,7 +628,6 @@ struct RecordEncoder {
         varint(cause.subscription)
     }
 }
-#endif
 
 /// The recorder's lock (a C spin lock: cheaper than a mutex for the few instructions it guards).
 private struct SpinLock: @unchecked Sendable {
@@ -646,3 +645,4 @@ private struct SpinLock: @unchecked Sendable {
         return try body()
     }
 }
+#endif
