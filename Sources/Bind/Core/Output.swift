@@ -27,11 +27,14 @@ public class Output<Value>: Unbindable {
         @usableFromInline let deliver: (Value) -> Void
         #if Tracing
         @usableFromInline let trace: SubscriptionTraceInfo
+        /// `trace.id`, copied so a traced delivery reads it without touching the object.
+        @usableFromInline let traceID: UInt64
 
         @usableFromInline
         init(deliver: @escaping (Value) -> Void, trace: SubscriptionTraceInfo) {
             self.deliver = deliver
             self.trace = trace
+            self.traceID = trace.id
         }
         #else
         @usableFromInline

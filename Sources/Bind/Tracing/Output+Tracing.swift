@@ -48,7 +48,7 @@ extension Output {
         let slot = bt_cause_slot()!
         let saved = slot.pointee
         for subscriber in snapshot {
-            slot.pointee = bt_cause(subscription: subscriber.trace.id, event: event)
+            slot.pointee = bt_cause(subscription: subscriber.traceID, event: event)
             subscriber.deliver(value)
         }
         slot.pointee = saved

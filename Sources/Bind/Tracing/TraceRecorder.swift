@@ -23,25 +23,69 @@ final class TraceRecorder: @unchecked Sendable {
     /// Room for the largest record (strings are capped at 1 KB) past the threshold.
     private static let bufferCapacity = bufferThreshold + 16 * 1024
 
+    /// What every event touches, behind a pointer: no retain of the recorder and no exclusivity
+    /// check on the hot path (see `updated`). Guarded by `lock`, like everything below.
+    struct HotState {
+        var count = 0
+        var streamOpen = false
+        /// Bumped for each new stream and capture, so Outputs that already existed are announced again.
+        var epoch: UInt32 = 0
+        var sequence: UInt64 = 0
+        /// Causes before this event belong to a delivery that began before the newest sink joined
+        /// the stream (a capture or a file): they are written as "no cause", which every sink can read.
+        var firstJoinedEvent: UInt64 = 1
+        var lastTicks: UInt64 = 0
+        var lastThread: UInt32 = 0
+        var eventsSinceClock = false
+    }
+
+    /// Allocated once for the process and never freed, like the recorder.
+    private nonisolated(unsafe) static let hot: UnsafeMutablePointer<HotState> = {
+        let hot = UnsafeMutablePointer<HotState>.allocate(capacity: 1)
+        hot.initialize(to: HotState())
+        return hot
+    }()
+    private nonisolated(unsafe) static let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bufferCapacity)
+
     private let lock = SpinLock()
-    // Everything below is guarded by `lock`.
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    private var buffer: UnsafeMutablePointer<UInt8> { Self.buffer }
+    private var count: Int {
+        get { Self.hot.pointee.count }
+        set { Self.hot.pointee.count = newValue }
+    }
+    private var streamOpen: Bool {
+        get { Self.hot.pointee.streamOpen }
+        set { Self.hot.pointee.streamOpen = newValue }
+    }
+    private var epoch: UInt32 {
+        get { Self.hot.pointee.epoch }
+        set { Self.hot.pointee.epoch = newValue }
+    }
+    private var sequence: UInt64 {
+        get { Self.hot.pointee.sequence }
+        set { Self.hot.pointee.sequence = newValue }
+    }
+    private var firstJoinedEvent: UInt64 {
+        get { Self.hot.pointee.firstJoinedEvent }
+        set { Self.hot.pointee.firstJoinedEvent = newValue }
+    }
+    private var lastTicks: UInt64 {
+        get { Self.hot.pointee.lastTicks }
+        set { Self.hot.pointee.lastTicks = newValue }
+    }
+    private var lastThread: UInt32 {
+        get { Self.hot.pointee.lastThread }
+        set { Self.hot.pointee.lastThread = newValue }
+    }
+    private var eventsSinceClock: Bool {
+        get { Self.hot.pointee.eventsSinceClock }
+        set { Self.hot.pointee.eventsSinceClock = newValue }
+    }
     private var fileDescriptor: Int32 = -1
     private var filePath = ""
     private var capture: [UInt8]?
     private var captureCount = 0
-    private var streamOpen = false
-    /// Bumped for each new stream and capture, so Outputs that already existed are announced again.
-    private var epoch: UInt32 = 0
-    private var sequence: UInt64 = 0
-    /// Causes before this event belong to a delivery that began before the newest sink joined the
-    /// stream (a capture or a file): they are written as "no cause", which every sink can read.
-    private var firstJoinedEvent: UInt64 = 1
-    private var lastTicks: UInt64 = 0
-    private var lastThread: UInt32 = 0
     private var threadCount: UInt32 = 0
-    private var eventsSinceClock = false
     private var fileStrings: [UInt: UInt64] = [:]
     private var typeStrings: [ObjectIdentifier: UInt64] = [:]
     private var textStrings: [String: UInt64] = [:]
@@ -52,7 +96,6 @@ final class TraceRecorder: @unchecked Sendable {
     private var exitHookInstalled = false
 
     private init() {
-        buffer = .allocate(capacity: Self.bufferCapacity)
         if let path = bt_autostart_path() {
             let path = String(cString: path)
             do {
@@ -215,20 +258,47 @@ final class TraceRecorder: @unchecked Sendable {
     ) -> UInt64 {
         let cause = bt_cause_slot()!.pointee
         let recorder = shared
-        return recorder.lock.withLock {
-            guard recorder.streamOpen else { return 0 }
-            if output.announcedEpoch != recorder.epoch {
-                recorder.announce(output, subscribers: subscribers(), except: nil)
-            }
-            return recorder.appendEvent(output.kind == .relay ? .fire : .update) { record in
-                record.varint(output.id)
-                record.cause(cause, sequence: recorder.sequence, oldest: recorder.firstJoinedEvent)
-                if let preview {
-                    record.varint(1)
-                    record.bytes(preview)
-                } else {
-                    record.varint(0)
-                }
+        let hot = Self.hot
+        let tag: TraceFormat.Tag = output.kind == .relay ? .fire : .update
+        let lock = SpinLock.shared
+        bt_spin_lock(lock)
+        defer { bt_spin_unlock(lock) }
+        guard hot.pointee.streamOpen else { return 0 }
+        // Hot path: the Output is known, the thread unchanged, room in the buffer, no preview —
+        // encode the record in place, with no closure, retain or exclusivity check.
+        if preview == nil, output.announcedEpoch == hot.pointee.epoch, hot.pointee.count < bufferThreshold,
+            bt_thread_slot()!.pointee == hot.pointee.lastThread, hot.pointee.lastThread != 0
+        {
+            let now = bt_ticks()
+            let last = hot.pointee.lastTicks
+            let delta = now > last ? now - last : 0
+            if now > last { hot.pointee.lastTicks = now }
+            hot.pointee.sequence += 1
+            hot.pointee.eventsSinceClock = true
+            let start = hot.pointee.count
+            let base = Self.buffer + start
+            base[0] = tag.rawValue
+            // Each field is at most 10 bytes: the payload is under 128, so its length is one byte.
+            var record = RecordEncoder(base: base + 2)
+            record.varint(delta)
+            record.varint(output.id)
+            record.cause(cause, sequence: hot.pointee.sequence, oldest: hot.pointee.firstJoinedEvent)
+            record.varint(0)
+            base[1] = UInt8(record.count)
+            hot.pointee.count = start + 2 + record.count
+            return hot.pointee.sequence
+        }
+        if output.announcedEpoch != hot.pointee.epoch {
+            recorder.announce(output, subscribers: subscribers(), except: nil)
+        }
+        return recorder.appendEvent(tag) { record in
+            record.varint(output.id)
+            record.cause(cause, sequence: hot.pointee.sequence, oldest: hot.pointee.firstJoinedEvent)
+            if let preview {
+                record.varint(1)
+                record.bytes(preview)
+            } else {
+                record.varint(0)
             }
         }
     }
@@ -631,12 +701,12 @@ struct RecordEncoder {
 
 /// The recorder's lock (a C spin lock: cheaper than a mutex for the few instructions it guards).
 private struct SpinLock: @unchecked Sendable {
-    let primitive: UnsafeMutablePointer<bt_spinlock>
-
-    init() {
-        primitive = .allocate(capacity: 1)
+    nonisolated(unsafe) static let shared: UnsafeMutablePointer<bt_spinlock> = {
+        let primitive = UnsafeMutablePointer<bt_spinlock>.allocate(capacity: 1)
         primitive.initialize(to: bt_spinlock())
-    }
+        return primitive
+    }()
+    let primitive = SpinLock.shared
 
     @inline(__always)
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
