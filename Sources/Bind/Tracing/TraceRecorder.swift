@@ -83,8 +83,13 @@ final class TraceRecorder: @unchecked Sendable {
     }
     private var fileDescriptor: Int32 = -1
     private var filePath = ""
+    /// The events of the stream since the oldest running capture began (nil when none runs).
     private var capture: [UInt8]?
-    private var captureCount = 0
+    /// Where each running capture starts in `capture`, and how many bytes of `stringRecords` it
+    /// takes as its prefix: the strings defined before it began.
+    private var captures: [Int: (offset: Int, strings: Int)] = [:]
+    private var nextCapture = 1
+    private var captureCount: Int { captures.count }
     private var threadCount: UInt32 = 0
     private var fileStrings: [UInt: UInt64] = [:]
     private var typeStrings: [ObjectIdentifier: UInt64] = [:]
@@ -117,32 +122,49 @@ final class TraceRecorder: @unchecked Sendable {
         shared.lock.withLock { shared.closeFile() }
     }
 
+    /// Starts a capture. Captures may overlap (tests run in parallel): each gets the events from
+    /// its own start, with every string and — by a new epoch — every Output it uses announced.
     static func beginCapture() -> Int {
         let recorder = shared
         return recorder.lock.withLock {
-            if recorder.captureCount == 0 {
-                if !recorder.streamOpen { recorder.openStream() }
-                recorder.flush()
-                recorder.capture = TraceFormat.header + recorder.stringRecords
-                recorder.firstJoinedEvent = recorder.sequence + 1
-                recorder.epoch &+= 1
-                recorder.lastThread = 0
-                recorder.writeClock()
-            }
-            recorder.captureCount += 1
+            if !recorder.streamOpen { recorder.openStream() }
+            recorder.flush()
+            if recorder.capture == nil { recorder.capture = [] }
+            let session = recorder.nextCapture
+            recorder.nextCapture += 1
+            recorder.captures[session] = (recorder.capture!.count, recorder.stringRecords.count)
+            recorder.firstJoinedEvent = recorder.sequence + 1
+            recorder.epoch &+= 1
+            recorder.lastThread = 0
+            recorder.writeClock()
             bt_set_recording(true)
-            return recorder.captureCount
+            return session
         }
     }
 
+    /// Ends a capture and returns its trace: header, the strings defined before it began, its
+    /// events, and the end record a stopped recording writes.
     static func endCapture(_ session: Int) -> [UInt8] {
         let recorder = shared
         return recorder.lock.withLock {
             recorder.flush()
-            // Each capture ends as a whole trace: with the end record a stopped recording writes.
-            let bytes = (recorder.capture ?? []) + [TraceFormat.Tag.end.rawValue, 0]
-            recorder.captureCount -= 1
-            if recorder.captureCount == 0 {
+            guard let start = recorder.captures.removeValue(forKey: session), let capture = recorder.capture else {
+                return []
+            }
+            var bytes = TraceFormat.header
+            bytes.reserveCapacity(TraceFormat.header.count + start.strings + capture.count - start.offset + 2)
+            bytes += recorder.stringRecords[..<start.strings]
+            bytes += capture[start.offset...]
+            bytes += [TraceFormat.Tag.end.rawValue, 0]
+            if let oldest = recorder.captures.values.map(\.offset).min() {
+                // Drop what no running capture needs any more.
+                if oldest > 0 {
+                    recorder.capture!.removeFirst(oldest)
+                    for (key, value) in recorder.captures {
+                        recorder.captures[key] = (value.offset - oldest, value.strings)
+                    }
+                }
+            } else {
                 recorder.capture = nil
                 if recorder.fileDescriptor < 0 { recorder.streamOpen = false }
                 bt_set_recording(recorder.fileDescriptor >= 0)
@@ -203,7 +225,7 @@ final class TraceRecorder: @unchecked Sendable {
         nextString = 1
         stringRecords = []
         streamOpen = true
-        if fileDescriptor < 0 { capture = TraceFormat.header }
+        if fileDescriptor < 0 { capture = nil }
     }
 
     private func startFlusher() {
@@ -246,6 +268,14 @@ final class TraceRecorder: @unchecked Sendable {
         return recorder.lock.withLock {
             guard recorder.streamOpen else { return 0 }
             recorder.announce(subscription.output, subscribers: siblings, except: subscription)
+            if let identity = subscription.targetIdentity {
+                // A new target at the address of a dead one is not the same target: say the old
+                // one is gone before the bind, so readers never take the two for one.
+                for sibling in siblings
+                where sibling !== subscription && sibling.targetIdentity == identity && sibling.targetIsGone {
+                    recorder.appendEvent(.dangling) { $0.varint(sibling.id) }
+                }
+            }
             return recorder.writeBound(subscription, preexisting: false, scope: scope, cause: cause)
         }
     }
@@ -471,7 +501,7 @@ final class TraceRecorder: @unchecked Sendable {
         switch subscription.origin {
         case .closure: break
         case .operator: flags |= TraceFormat.BindFlag.internal
-        case .binder(let type, let identity):
+        case .binder(let type, let identity, _):
             flags |= TraceFormat.BindFlag.binder
             target = (intern(type), UInt64(identity))
         }
