@@ -50,6 +50,9 @@ public struct TraceGraphBuilder: Sendable {
     /// Above this many Output nodes, subscribers are counted on their Output instead of drawn.
     public var subscriberNodeLimit: Int
 
+    /// Nodes of the legend box, included in every document.
+    public static var legendNodeCount: Int { TraceGraphStyle.legend().nodes.count }
+
     /// The smallest group ``Collapsing/automatic`` collapses.
     public static let automaticCollapseMinimum = 3
 
@@ -84,7 +87,6 @@ public struct TraceGraphBuilder: Sendable {
         let resolvedClustering = resolveClustering(state, drawsSubscribers: drawsSubscribers)
 
         var document = GraphDocument(title: title, direction: .leftToRight)
-        document.legend = TraceGraphStyle.legend()
 
         // Outputs.
         for group in groups.groups {
@@ -166,6 +168,9 @@ public struct TraceGraphBuilder: Sendable {
             document.edges.append(feedbackEdge(from: from, to: to, label: "feeds back"))
         }
 
+        let legend = TraceGraphStyle.legend()
+        document.nodes += legend.nodes
+        document.edges += legend.edges
         document.clusters = clusters(document.nodes, clustering: resolvedClustering)
         return TraceGraph(
             document: document, clustering: resolvedClustering, outputCount: state.outputs.count,
@@ -326,8 +331,10 @@ public struct TraceGraphBuilder: Sendable {
         for node in nodes {
             if let key = node.cluster, seen.insert(key).inserted { keys.append(key) }
         }
-        return keys.sorted().map {
-            .init(key: $0, title: $0, fillColor: TraceGraphStyle.clusterFill, borderColor: TraceGraphStyle.clusterBorder)
+        return keys.sorted().map { key in
+            key == TraceGraphStyle.legendCluster
+                ? .init(key: key, title: "Legend", fillColor: .white, borderColor: TraceGraphStyle.clusterBorder)
+                : .init(key: key, title: key, fillColor: TraceGraphStyle.clusterFill, borderColor: TraceGraphStyle.clusterBorder)
         }
     }
 

@@ -98,35 +98,49 @@ enum TraceGraphStyle {
 
     // MARK: Legend
 
-    static func legend(operators: Set<OutputKind>? = nil) -> GraphDocument.Legend {
-        var legend = GraphDocument.Legend(title: "Legend")
-        let output = look(for: .output)
-        let relay = look(for: .relay)
-        let derived = look(for: .map)
-        legend.nodes = [
-            .init(label: "Output", shape: output.shape, style: output.style, fillColor: output.fill, borderColor: output.border),
-            .init(label: "Relay (events)", shape: relay.shape, style: relay.style, fillColor: relay.fill, borderColor: relay.border),
-            .init(label: "derived (operator)", shape: derived.shape, style: derived.style, fillColor: derived.fill, borderColor: derived.border),
-            .init(label: "subscriber: closure or Binder", shape: .box, style: [.filled, .rounded, .dashed], fillColor: subscriberFill, borderColor: subscriberBorder),
-            .init(label: "finding: leak or cycle", shape: .box, style: [.filled, .rounded, .bold], fillColor: findingFill, borderColor: findingBorder),
-            .init(label: "dangling binder", shape: .box, style: [.filled, .rounded, .dashed], fillColor: danglingFill, borderColor: danglingBorder, faded: true),
-            .init(label: "released", shape: .box, style: [.filled, .rounded], fillColor: .paleBlue, faded: true),
-        ]
-        let shown = legendOperators.filter { operators?.contains($0) ?? true }
-        var edges = shown.map { operation in
-            let look = look(for: operation, role: .operator)
-            return GraphDocument.Legend.EdgeSample(
-                label: look.meaning, style: look.style, color: look.color, penWidth: look.penWidth,
-                arrowhead: look.arrowhead)
+    /// The legend as ordinary nodes and edges in a "Legend" box, laid out as a compact grid: node
+    /// samples in one row, edge samples three to a row, the rows held together by invisible edges.
+    /// (``GraphDocument/Legend`` stacks every sample in one column, which in a left-to-right
+    /// graph is a tall strip beside a wide picture.)
+    static func legend() -> (nodes: [GraphDocument.Node], edges: [GraphDocument.Edge]) {
+        let cluster = legendCluster
+        var nodes: [GraphDocument.Node] = []
+        var edges: [GraphDocument.Edge] = []
+        func sample(_ label: String, _ look: NodeLook, faded: Bool = false) {
+            nodes.append(
+                .init(
+                    id: "legend-node-\(nodes.count)", lines: [label], shape: look.shape, style: look.style,
+                    fillColor: look.fill, borderColor: look.border, cluster: cluster, faded: faded))
         }
-        for role in [EdgeState.Role.currentInner, .pastInner] where operators?.contains(.flatMap) ?? true {
-            let look = look(for: .flatMap, role: role)
-            edges.append(.init(label: look.meaning, style: look.style, color: look.color, penWidth: look.penWidth, arrowhead: look.arrowhead))
+        sample("Output", look(for: .output))
+        sample("Relay (events)", look(for: .relay))
+        sample("derived (operator)", look(for: .map))
+        sample("subscriber", NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: subscriberFill, border: subscriberBorder))
+        sample("finding: leak, cycle", NodeLook(shape: .box, style: [.filled, .rounded, .bold], fill: findingFill, border: findingBorder))
+        sample("dangling binder", NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: danglingFill, border: danglingBorder), faded: true)
+        sample("released", look(for: .output), faded: true)
+        for index in 1..<nodes.count { edges.append(invisible(from: nodes[index - 1].id, to: nodes[index].id)) }
+
+        var looks = legendOperators.map { look(for: $0, role: .operator) }
+        looks += [look(for: .flatMap, role: .currentInner), look(for: .flatMap, role: .pastInner), subscriberEdge, feedbackEdge]
+        var previousHead: String?
+        for (index, look) in looks.enumerated() {
+            let tail = "legend-edge-\(index)"
+            let head = "legend-edge-\(index)-head"
+            nodes.append(.init(id: tail, lines: [look.meaning], shape: .plainText, style: [], fillColor: nil, cluster: cluster))
+            nodes.append(.init(id: head, lines: [" "], shape: .plainText, style: [], fillColor: nil, cluster: cluster))
+            edges.append(
+                .init(from: tail, to: head, style: look.style, color: look.color, penWidth: look.penWidth, arrowhead: look.arrowhead))
+            if let previousHead, index % legendEdgesPerRow != 0 { edges.append(invisible(from: previousHead, to: tail)) }
+            previousHead = head
         }
-        for look in [subscriberEdge, feedbackEdge] {
-            edges.append(.init(label: look.meaning, style: look.style, color: look.color, penWidth: look.penWidth, arrowhead: look.arrowhead))
-        }
-        legend.edges = edges
-        return legend
+        return (nodes, edges)
+    }
+
+    static let legendCluster = "\u{1}legend"
+    static let legendEdgesPerRow = 4
+
+    private static func invisible(from: String, to: String) -> GraphDocument.Edge {
+        .init(from: from, to: to, color: GraphColor(red: 0, green: 0, blue: 0, alpha: 0), penWidth: 0, arrowhead: .none)
     }
 }

@@ -21,12 +21,17 @@ public struct TraceReportOptions: Sendable {
     public var updatesPerRow: Int
     /// The report's heading; `nil` for "Bind trace: FILE".
     public var title: String?
+    /// Draw Outputs released before the end too (faded). Memory then grows with every Output ever
+    /// created, so this is for small traces.
+    public var includesReleasedOutputs: Bool
 
     public init(
         analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
         graphLayout: GraphLayout = .automatic, maximumGraphNodes: Int = 4_000, maximumTimelineRows: Int = 200,
-        unlabelledTimelineRows: Int = 12, updatesPerRow: Int = 1_000, title: String? = nil
+        unlabelledTimelineRows: Int = 12, updatesPerRow: Int = 1_000, title: String? = nil,
+        includesReleasedOutputs: Bool = false
     ) {
+        self.includesReleasedOutputs = includesReleasedOutputs
         self.analysis = analysis
         self.graph = graph
         self.graphLayout = graphLayout
@@ -67,7 +72,7 @@ extension ReportContent {
     {
         var analysis = options.analysis
         analysis.stateAt = nil
-        analysis.keepsReleasedOutputs = false
+        analysis.keepsReleasedOutputs = options.includesReleasedOutputs
 
         // Pass 1: replay; offer every Output to the timeline just before it is released, and at the end.
         let reader = try TraceReader(path: path)
@@ -81,7 +86,7 @@ extension ReportContent {
         let findings = replay.finish()
         let summary = replay.summary(isComplete: reader.isComplete, findings: findings)
         let state = replay.snapshot()
-        for output in state.outputs { candidates.offer(output) }
+        for output in state.outputs where !output.isReleased { candidates.offer(output) }
         let chosen = candidates.chosen(limit: options.maximumTimelineRows)
 
         var content = ReportContent(
@@ -93,7 +98,7 @@ extension ReportContent {
         var builder = options.graph
         if builder.title == nil { builder.title = "Outputs at the end (event #\(summary.events))" }
         let graph = builder.build(state, findings: findings)
-        let nodes = graph.document.nodes.count
+        let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
         if nodes > options.maximumGraphNodes {
             graphNote = "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
         } else if graph.outputCount == 0 {
@@ -139,20 +144,29 @@ extension ReportContent {
         -> [SummaryFigure]
     {
         let created = summary.outputsByKind.reduce(UInt64(0)) { $0 + $1.count }
-        let errors = findings.filter { $0.severity == .error }.count
+        // Short values: the page lays figures out as tiles (it adds the error and warning counts itself).
         var figures: [SummaryFigure] = [
             .init(label: "events", value: ReportNumber.grouped(summary.events)),
             .init(label: "duration", value: ReportNumber.duration(nanoseconds: summary.duration)),
             .init(label: "threads", value: ReportNumber.grouped(summary.threads)),
             .init(label: "Outputs created", value: ReportNumber.grouped(created)),
-            .init(label: "alive at the end", value: "\(ReportNumber.grouped(summary.liveOutputs)) Outputs, \(ReportNumber.grouped(summary.boundSubscriptions)) subscriptions"),
-            .init(label: "findings", value: "\(findings.count) (\(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s"))"),
+            .init(label: "Outputs alive at the end", value: ReportNumber.grouped(summary.liveOutputs)),
+            .init(label: "subscriptions bound at the end", value: ReportNumber.grouped(summary.boundSubscriptions)),
+            .init(label: "findings", value: ReportNumber.grouped(findings.count)),
         ]
         if summary.traceErrors > 0 {
             figures.append(.init(label: "trace inconsistencies", value: ReportNumber.grouped(summary.traceErrors)))
         }
-        if !summary.isComplete { figures.append(.init(label: "trace", value: "cut short (no end record)")) }
-        figures.append(.init(label: "graph", value: graphNote ?? graph.description))
+        if !summary.isComplete { figures.append(.init(label: "trace cut short (no end record)", value: "incomplete")) }
+        if let graphNote {
+            figures.append(.init(label: "graph \(graphNote)", value: "no graph"))
+        } else {
+            figures.append(
+                .init(
+                    label: "graph nodes for \(ReportNumber.grouped(graph.outputCount)) Outputs"
+                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : ""),
+                    value: ReportNumber.grouped(graph.document.nodes.count - TraceGraphBuilder.legendNodeCount)))
+        }
         return figures
     }
 
@@ -256,9 +270,9 @@ struct EventDescriber {
                 binding.isInternal ? "operator" : binding.target.map { "Binder to \($0.type)" } ?? "closure"
             return "subscription \(binding.subscription) (\(what)) bound to \(name(binding.output)) at \(binding.site)"
         case .updated(let output, _, let preview):
-            return "\(name(output)) updated" + (preview.map { " to \($0)" } ?? "")
+            return "\(name(output)) updated" + (preview.map { " to " + Self.shown($0) } ?? "")
         case .fired(let output, _, let preview):
-            return "\(name(output)) fired" + (preview.map { " with \($0)" } ?? "")
+            return "\(name(output)) fired" + (preview.map { " with " + Self.shown($0) } ?? "")
         case .unbound(let subscription, let reason, _):
             return "subscription \(subscription) unbound (\(reason))"
         case .dangling(let subscription):
@@ -278,6 +292,9 @@ struct EventDescriber {
             return "#\(output) labelled '\(label)'"
         }
     }
+
+    /// A value preview; an empty one (an empty string) would read as nothing at all.
+    private static func shown(_ preview: String) -> String { preview.isEmpty ? "\"\" (empty)" : preview }
 
     private func name(_ id: UInt64) -> String {
         labels[id].map { "#\(id) '\($0)'" } ?? "#\(id)"

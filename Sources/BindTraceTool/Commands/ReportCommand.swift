@@ -41,6 +41,9 @@ struct ReportCommand: ParsableCommand {
         help: ArgumentHelp("Where a module's sources are, relative to the root (repeatable; default Sources/Module).", valueName: "Module=dir"))
     var modulePaths: [String] = []
 
+    @Flag(help: "Also draw Outputs already released (faded) in the graph; memory grows with the trace.")
+    var includeReleased = false
+
     @Option(help: "Graph layout engine: dot, sfdp or auto (by size).")
     var layout: LayoutChoice = .auto
 
@@ -61,6 +64,7 @@ struct ReportCommand: ParsableCommand {
             analysis: AnalysisOptions(atExit: atExit, focusScope: focusScope),
             graph: TraceGraphBuilder(clustering: cluster, collapsing: collapse), graphLayout: layout.graphLayout)
         options.title = "Bind trace: \(GraphCommand.fileName(file))"
+        options.includesReleasedOutputs = includeReleased
         let report: TraceReport
         do {
             report = try ReportContent.build(fromTrace: file, options: options)
