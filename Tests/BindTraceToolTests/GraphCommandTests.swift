@@ -107,18 +107,27 @@ struct GraphCommandTests {
 
     @Test("a graph of 2,500 Outputs renders with the automatic (sfdp) layout")
     func bigGraph() throws {
-        let trace = try TemporaryTrace(GraphTraces.big(count: 2_500))
+        // BIND_GRAPH_BIG_OUTPUTS=10000 tries the size docs/graph.md promises (about half a minute).
+        let count = ProcessInfo.processInfo.environment["BIND_GRAPH_BIG_OUTPUTS"].flatMap { Int($0) } ?? 2_500
+        let trace = try TemporaryTrace(GraphTraces.big(count: count))
         let out = try TemporaryDirectory()
         defer { trace.cleanUp(); out.cleanUp() }
 
         let run = try Tool.run("graph", trace.path, "-o", out.file("graph.svg"))
 
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("2500 Outputs"))
+        #expect(run.standardError.contains("\(count) Outputs"))
         #expect(run.standardError.contains("layout sfdp"))
-        let svg = SVGText(try out.contents("graph.svg"))
-        #expect(svg.parsed)
-        #expect(svg.texts.contains("node 2500"))
+        let data = try out.contents("graph.svg")
+        let svg = SVGText(data)
+        if data.count < 10_000_000 {
+            #expect(svg.parsed, "\(svg.parseError ?? "")")
+        } else {
+            // Foundation's XMLParser on Linux gives up on documents this big (error 1 at the last
+            // line) although they are well-formed (Python's parser reads the 12.7 MB of 10,000 Outputs).
+            #expect(String(decoding: data.suffix(16), as: UTF8.self).contains("</svg>"))
+        }
+        #expect(svg.texts.contains("node \(count)"))
     }
 
     @Test("findings do not change the exit status; a bad trace is exit 2 with one line naming it")

@@ -70,6 +70,7 @@ enum GraphTraces {
 /// The text of an SVG document's elements, for checking what was drawn.
 struct SVGText {
     let parsed: Bool
+    let parseError: String?
     let texts: [String]
     let elements: Set<String>
 
@@ -79,6 +80,7 @@ struct SVGText {
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
         parsed = parser.parse()
+        parseError = parser.parserError.map { "\($0) at line \(parser.lineNumber)" }
         texts = collector.texts
         elements = collector.elements
     }
