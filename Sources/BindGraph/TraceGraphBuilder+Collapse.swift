@@ -46,10 +46,13 @@ struct OutputGrouping: Sendable {
         colour.reserveCapacity(outputs.count)
         for output in outputs {
             let kinds = (marks.outputs[output.id] ?? []).sorted().map(\.rawValue).joined(separator: ",")
-            let onCycle = marks.outputs[output.id].map { $0.contains(.feedbackCycle) || $0.contains(.structuralCycle) } ?? false
-            let subscriberShape = Set((subscribers[output.id] ?? []).map {
-                "\($0.key.targetType ?? "closure")@\($0.key.site)/\($0.key.isDangling)/\($0.key.findings)"
-            }).sorted().joined(separator: ";")
+            let onCycle =
+                marks.outputs[output.id].map { $0.contains(.feedbackCycle) || $0.contains(.structuralCycle) } ?? false
+            let subscriberShape = Set(
+                (subscribers[output.id] ?? []).map {
+                    "\($0.key.targetType ?? "closure")@\($0.key.site)/\($0.key.isDangling)/\($0.key.findings)"
+                }
+            ).sorted().joined(separator: ";")
             var key = "\(output.kind.rawValue)|\(output.valueType)|\(output.site)|\(output.label ?? "\u{0}")"
             key += "|\(output.isReleased)|\(output.isPreexisting)|\(kinds)|\(subscriberShape)"
             if onCycle { key += "|#\(output.id)" }
@@ -68,9 +71,17 @@ struct OutputGrouping: Sendable {
             var next: [UInt64: Int] = [:]
             next.reserveCapacity(outputs.count)
             for output in outputs {
-                let ins = Set((incoming[output.id] ?? []).map { "\($0.role.rawValue)\($0.operation.rawValue):\(colour[$0.source] ?? -1)" })
-                let outs = Set((outgoing[output.id] ?? []).map { "\($0.role.rawValue)\($0.operation.rawValue):\(colour[$0.derived] ?? -1)" })
-                next[output.id] = number("\(colour[output.id]!)<\(ins.sorted().joined(separator: ","))>\(outs.sorted().joined(separator: ","))")
+                let ins = Set(
+                    (incoming[output.id] ?? []).map {
+                        "\($0.role.rawValue)\($0.operation.rawValue):\(colour[$0.source] ?? -1)"
+                    })
+                let outs = Set(
+                    (outgoing[output.id] ?? []).map {
+                        "\($0.role.rawValue)\($0.operation.rawValue):\(colour[$0.derived] ?? -1)"
+                    })
+                next[output.id] = number(
+                    "\(colour[output.id]!)<\(ins.sorted().joined(separator: ","))>\(outs.sorted().joined(separator: ","))"
+                )
             }
             colour = next
         }

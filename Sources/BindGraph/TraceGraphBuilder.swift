@@ -117,7 +117,8 @@ public struct TraceGraphBuilder: Sendable {
             var drawn = GraphDocument.Edge(
                 from: from, to: to, label: edgeLabel(edge.role), style: look.style, color: look.color,
                 penWidth: look.penWidth, arrowhead: look.arrowhead,
-                tooltip: "\(source?.displayName ?? "#\(edge.source)") → \(derived?.displayName ?? "#\(edge.derived)"): \(look.meaning)",
+                tooltip:
+                    "\(source?.displayName ?? "#\(edge.source)") → \(derived?.displayName ?? "#\(edge.derived)"): \(look.meaning)",
                 faded: source?.isReleased == true || derived?.isReleased == true)
             if hot { highlight(&drawn) }
             edgeIndex[key] = document.edges.count
@@ -162,7 +163,9 @@ public struct TraceGraphBuilder: Sendable {
         // Loop steps whose closure is no longer bound (or not drawn): Output to Output.
         for step in cycles.unboundSteps {
             guard let from = groups.nodeID[step.from], let to = groups.nodeID[step.to] else { continue }
-            if drawsSubscribers, let subscription = step.subscription, state.subscriptions.contains(where: { $0.id == subscription }) {
+            if drawsSubscribers, let subscription = step.subscription,
+                state.subscriptions.contains(where: { $0.id == subscription })
+            {
                 continue
             }
             document.edges.append(feedbackEdge(from: from, to: to, label: "feeds back"))
@@ -214,7 +217,8 @@ public struct TraceGraphBuilder: Sendable {
 
         var node = GraphDocument.Node(
             id: "", title: title, lines: lines, shape: look.shape, style: look.style, fillColor: look.fill,
-            borderColor: look.border, tooltip: outputTooltip(members, marks: marks), cluster: clusterKey(first.site, clustering),
+            borderColor: look.border, tooltip: outputTooltip(members, marks: marks),
+            cluster: clusterKey(first.site, clustering),
             faded: first.isReleased)
         if kinds.contains(.leakedOutput) || kinds.contains(.feedbackCycle) || kinds.contains(.structuralCycle) {
             node.fillColor = TraceGraphStyle.findingFill
@@ -334,7 +338,9 @@ public struct TraceGraphBuilder: Sendable {
         return keys.sorted().map { key in
             key == TraceGraphStyle.legendCluster
                 ? .init(key: key, title: "Legend", fillColor: .white, borderColor: TraceGraphStyle.clusterBorder)
-                : .init(key: key, title: key, fillColor: TraceGraphStyle.clusterFill, borderColor: TraceGraphStyle.clusterBorder)
+                : .init(
+                    key: key, title: key, fillColor: TraceGraphStyle.clusterFill,
+                    borderColor: TraceGraphStyle.clusterBorder)
         }
     }
 
@@ -343,7 +349,9 @@ public struct TraceGraphBuilder: Sendable {
     private func subscriberGroups(_ state: GraphState, marks: FindingMarks) -> [UInt64: [SubscriberGroup]] {
         var byOutput: [UInt64: [SubscriberGroup.Key: SubscriberGroup]] = [:]
         for subscription in state.subscriptions where !subscription.isInternal {
-            let dangling = subscription.danglingDeliveries > 0 || marks.subscriptions[subscription.id]?.contains(.danglingBinder) == true
+            let dangling =
+                subscription.danglingDeliveries > 0
+                || marks.subscriptions[subscription.id]?.contains(.danglingBinder) == true
             let key = SubscriberGroup.Key(
                 targetType: subscription.target?.type, site: subscription.site, isDangling: dangling,
                 findings: marks.subscriptions[subscription.id]?.sorted().map(\.rawValue).joined(separator: ",") ?? "")
@@ -415,7 +423,9 @@ struct SubscriberGroup: Sendable {
     /// Groups of several Outputs (a collapsed node) added up by key.
     static func merged(_ groups: [SubscriberGroup]) -> [SubscriberGroup] {
         var byKey: [Key: SubscriberGroup] = [:]
-        for group in groups { byKey[group.key, default: SubscriberGroup(key: group.key)].subscriptions += group.subscriptions }
+        for group in groups {
+            byKey[group.key, default: SubscriberGroup(key: group.key)].subscriptions += group.subscriptions
+        }
         return byKey.values.sorted { $0.key < $1.key }
     }
 }
@@ -436,7 +446,9 @@ struct FindingMarks: Sendable {
             }
             for id in finding.subscriptions {
                 subscriptions[id, default: []].insert(finding.kind)
-                if subscriptionMessages[id, default: []].count < 3 { subscriptionMessages[id, default: []].append(text) }
+                if subscriptionMessages[id, default: []].count < 3 {
+                    subscriptionMessages[id, default: []].append(text)
+                }
             }
         }
     }

@@ -68,7 +68,9 @@ enum TraceGraphStyle {
     }
 
     /// Operators in the order the legend lists them.
-    static let legendOperators: [OutputKind] = [.map, .filter, .combine, .merge, .flatMap, .reduce, .ignoringDuplicates]
+    static let legendOperators: [OutputKind] = [
+        .map, .filter, .combine, .merge, .flatMap, .reduce, .ignoringDuplicates,
+    ]
 
     /// An Output delivering to a subscriber (closure or Binder).
     static let subscriberEdge = EdgeLook(
@@ -115,23 +117,38 @@ enum TraceGraphStyle {
         sample("Output", look(for: .output))
         sample("Relay (events)", look(for: .relay))
         sample("derived (operator)", look(for: .map))
-        sample("subscriber", NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: subscriberFill, border: subscriberBorder))
-        sample("finding: leak, cycle", NodeLook(shape: .box, style: [.filled, .rounded, .bold], fill: findingFill, border: findingBorder))
-        sample("dangling binder", NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: danglingFill, border: danglingBorder), faded: true)
+        sample(
+            "subscriber",
+            NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: subscriberFill, border: subscriberBorder))
+        sample(
+            "finding: leak, cycle",
+            NodeLook(shape: .box, style: [.filled, .rounded, .bold], fill: findingFill, border: findingBorder))
+        sample(
+            "dangling binder",
+            NodeLook(shape: .box, style: [.filled, .rounded, .dashed], fill: danglingFill, border: danglingBorder),
+            faded: true)
         sample("released", look(for: .output), faded: true)
         for index in 1..<nodes.count { edges.append(invisible(from: nodes[index - 1].id, to: nodes[index].id)) }
 
         var looks = legendOperators.map { look(for: $0, role: .operator) }
-        looks += [look(for: .flatMap, role: .currentInner), look(for: .flatMap, role: .pastInner), subscriberEdge, feedbackEdge]
+        looks += [
+            look(for: .flatMap, role: .currentInner), look(for: .flatMap, role: .pastInner), subscriberEdge,
+            feedbackEdge,
+        ]
         var previousHead: String?
         for (index, look) in looks.enumerated() {
             let tail = "legend-edge-\(index)"
             let head = "legend-edge-\(index)-head"
-            nodes.append(.init(id: tail, lines: [look.meaning], shape: .plainText, style: [], fillColor: nil, cluster: cluster))
+            nodes.append(
+                .init(id: tail, lines: [look.meaning], shape: .plainText, style: [], fillColor: nil, cluster: cluster))
             nodes.append(.init(id: head, lines: [" "], shape: .plainText, style: [], fillColor: nil, cluster: cluster))
             edges.append(
-                .init(from: tail, to: head, style: look.style, color: look.color, penWidth: look.penWidth, arrowhead: look.arrowhead))
-            if let previousHead, index % legendEdgesPerRow != 0 { edges.append(invisible(from: previousHead, to: tail)) }
+                .init(
+                    from: tail, to: head, style: look.style, color: look.color, penWidth: look.penWidth,
+                    arrowhead: look.arrowhead))
+            if let previousHead, index % legendEdgesPerRow != 0 {
+                edges.append(invisible(from: previousHead, to: tail))
+            }
             previousHead = head
         }
         return (nodes, edges)

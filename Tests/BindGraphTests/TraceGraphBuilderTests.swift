@@ -40,7 +40,8 @@ struct TraceGraphBuilderTests {
         #expect(fills.count == 3)
     }
 
-    @Test("edges are styled per operator, so combine, merge, map, flatMap, filter, reduce and ignoringDuplicates differ")
+    @Test(
+        "edges are styled per operator, so combine, merge, map, flatMap, filter, reduce and ignoringDuplicates differ")
     func operatorEdges() throws {
         let graph = builder.build(TraceStates.signIn().state(), findings: [])
 
@@ -71,7 +72,10 @@ struct TraceGraphBuilderTests {
         let graph = builder.build(TraceStates.signIn().state(), findings: [])
 
         let legend = graph.document.nodes.filter { $0.cluster == TraceGraphStyle.legendCluster }.flatMap(\.lines)
-        for name in ["map", "filter", "combine", "merge", "reduce", "ignoringDuplicates", "flatMap: current inner", "flatMap: past inner"] {
+        for name in [
+            "map", "filter", "combine", "merge", "reduce", "ignoringDuplicates", "flatMap: current inner",
+            "flatMap: past inner",
+        ] {
             #expect(legend.contains(name), "legend has \(name)")
         }
         #expect(legend.contains("Relay (events)"))
@@ -103,9 +107,13 @@ struct TraceGraphBuilderTests {
         let state = trace.state()
         let findings = [
             Finding(kind: .leakedOutput, message: "leaks", site: TraceStates.site(5), outputs: [12]),
-            Finding(kind: .leakedSubscription, message: "leaks", site: TraceStates.site(30), outputs: [11], subscriptions: [20, 21]),
+            Finding(
+                kind: .leakedSubscription, message: "leaks", site: TraceStates.site(30), outputs: [11],
+                subscriptions: [20, 21]),
             // email → map → normalized email → (closure 22) → email
-            Finding(kind: .feedbackCycle, message: "loops", site: TraceStates.site(31), outputs: [1, 4, 5], subscriptions: [1041, 1054, 22]),
+            Finding(
+                kind: .feedbackCycle, message: "loops", site: TraceStates.site(31), outputs: [1, 4, 5],
+                subscriptions: [1041, 1054, 22]),
         ]
 
         // When it is drawn
@@ -134,7 +142,8 @@ struct TraceGraphBuilderTests {
         var trace = TraceStates.signIn()
         trace.add(.unbound(subscription: 22, reason: .unsubscribe, cause: nil))
         let findings = [
-            Finding(kind: .feedbackCycle, message: "loops", site: nil, outputs: [1, 4, 5], subscriptions: [1041, 1054, 22])
+            Finding(
+                kind: .feedbackCycle, message: "loops", site: nil, outputs: [1, 4, 5], subscriptions: [1041, 1054, 22])
         ]
 
         let graph = builder.build(trace.state(), findings: findings)

@@ -39,7 +39,9 @@ struct TraceReportTests {
     @Test("candidates stay bounded however many Outputs a trace releases")
     func boundedCandidates() {
         var candidates = TimelineCandidates(labelled: 10, unlabelled: 5)
-        for id in UInt64(1)...100_000 { candidates.offer(output(id, label: id % 2 == 0 ? "cell" : nil, updates: id % 97)) }
+        for id in UInt64(1)...100_000 {
+            candidates.offer(output(id, label: id % 2 == 0 ? "cell" : nil, updates: id % 97))
+        }
 
         let chosen = candidates.chosen(limit: 12)
 
@@ -51,7 +53,9 @@ struct TraceReportTests {
     @Test("a row of a million updates keeps an even sample and the full count")
     func boundedRow() {
         var row = TimelineRowBuilder(
-            .init(id: 7, label: nil, kind: .map, valueType: "Int", site: SourceSite(file: "App/Screen.swift", line: 9), updates: 0),
+            .init(
+                id: 7, label: nil, kind: .map, valueType: "Int", site: SourceSite(file: "App/Screen.swift", line: 9),
+                updates: 0),
             capacity: 1_000)
         for sequence in UInt64(1)...1_000_000 { row.add(.init(time: sequence, sequence: sequence)) }
 
@@ -71,9 +75,14 @@ struct TraceReportTests {
         }
         let site = SourceSite(file: "App/Screen.swift", line: 3)
 
-        let created = describer.describe(event(1, .outputCreated(.init(output: 1, kind: .output, valueType: "String", site: site, label: "email"))))
+        let created = describer.describe(
+            event(1, .outputCreated(.init(output: 1, kind: .output, valueType: "String", site: site, label: "email"))))
         let updated = describer.describe(event(2, .updated(output: 1, cause: nil, preview: "\"ada\"")))
-        let bound = describer.describe(event(3, .bound(.init(subscription: 4, output: 1, site: site, target: BinderTarget(type: "Label", identity: 1)))))
+        let bound = describer.describe(
+            event(
+                3,
+                .bound(.init(subscription: 4, output: 1, site: site, target: BinderTarget(type: "Label", identity: 1))))
+        )
         let released = describer.describe(event(4, .released(output: 1)))
         let after = describer.describe(event(5, .updated(output: 1, cause: nil, preview: nil)))
 

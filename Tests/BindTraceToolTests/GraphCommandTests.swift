@@ -32,7 +32,10 @@ struct GraphCommandTests {
 
     @Test(
         "every format is written with its signature",
-        arguments: [("svg", Array("<?xml".utf8)), ("dot", Array("digraph".utf8)), ("png", [0x89, 0x50, 0x4E, 0x47]), ("pdf", Array("%PDF".utf8))])
+        arguments: [
+            ("svg", Array("<?xml".utf8)), ("dot", Array("digraph".utf8)), ("png", [0x89, 0x50, 0x4E, 0x47]),
+            ("pdf", Array("%PDF".utf8)),
+        ])
     func formats(format: String, magic: [UInt8]) throws {
         let trace = try TemporaryTrace(GraphTraces.app())
         let out = try TemporaryDirectory()

@@ -16,7 +16,10 @@ struct ReportCommandTests {
 
         // Then
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["index.html", "junit.xml", "findings.sarif"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == [
+                "index.html", "junit.xml", "findings.sarif",
+            ])
         let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
         #expect(html.contains("leaked-subscription"))
         #expect(html.contains("App/Cell.swift:12"))
@@ -26,7 +29,9 @@ struct ReportCommandTests {
         let junit = String(decoding: try out.contents("junit.xml"), as: UTF8.self)
         #expect(junit.contains("leaked-subscription at App/Cell.swift:12"))
         let sarif = String(decoding: try out.contents("findings.sarif"), as: UTF8.self)
-        #expect(sarif.contains("\"ruleId\":\"leaked-subscription\"") || sarif.contains("\"ruleId\": \"leaked-subscription\""))
+        #expect(
+            sarif.contains("\"ruleId\":\"leaked-subscription\"")
+                || sarif.contains("\"ruleId\": \"leaked-subscription\""))
         #expect(run.standardError.contains("report with 1 finding"))
     }
 
@@ -54,7 +59,8 @@ struct ReportCommandTests {
         defer { trace.cleanUp(); out.cleanUp() }
 
         let run = try Tool.run(
-            "report", trace.path, "-o", out.path, "--module-path", "App=Samples/App", "--source-root", "file:///src/repo")
+            "report", trace.path, "-o", out.path, "--module-path", "App=Samples/App", "--source-root",
+            "file:///src/repo")
 
         #expect(run.status == 1)
         let sarif = String(decoding: try out.contents("findings.sarif"), as: UTF8.self)
@@ -64,7 +70,10 @@ struct ReportCommandTests {
 
     @Test("hostile labels stay text in the page")
     func hostileLabels() throws {
-        let labels = ["<script>alert(1)</script>", "\" onload=\"x", "back\\slash", "two\nlines", String(repeating: "y", count: 10_000)]
+        let labels = [
+            "<script>alert(1)</script>", "\" onload=\"x", "back\\slash", "two\nlines",
+            String(repeating: "y", count: 10_000),
+        ]
         let trace = try TemporaryTrace(GraphTraces.app(labels: labels))
         let out = try TemporaryDirectory()
         defer { trace.cleanUp(); out.cleanUp() }

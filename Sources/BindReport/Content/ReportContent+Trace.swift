@@ -78,7 +78,8 @@ extension ReportContent {
         let reader = try TraceReader(path: path)
         let replay = Replay(options: analysis)
         var candidates = TimelineCandidates(
-            labelled: options.maximumTimelineRows, unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))
+            labelled: options.maximumTimelineRows,
+            unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))
         while let event = try reader.next() {
             if case .released(let id) = event.kind, let output = replay.outputState(id) { candidates.offer(output) }
             replay.apply(event)
@@ -100,7 +101,8 @@ extension ReportContent {
         let graph = builder.build(state, findings: findings)
         let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
         if nodes > options.maximumGraphNodes {
-            graphNote = "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
+            graphNote =
+                "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
         } else if graph.outputCount == 0 {
             graphNote = "empty: no Output alive at the end"
         } else {
@@ -260,7 +262,8 @@ struct EventDescriber {
         case .outputCreated(let creation):
             if let label = creation.label { labels[creation.output] = label }
             let preexisting = creation.preexisting ? " (before the recording)" : ""
-            return "\(name(creation.output)) \(creation.kind) of \(creation.valueType) created at \(creation.site)\(preexisting)"
+            return
+                "\(name(creation.output)) \(creation.kind) of \(creation.valueType) created at \(creation.site)\(preexisting)"
         case .edge(let source, let derived, let operation):
             return "\(name(derived)) = \(operation)(\(name(source)))"
         case .innerSwitch(let flatMap, let inner):

@@ -19,7 +19,9 @@ struct GraphCommand: ParsableCommand {
     @Argument(help: "The trace file to read.")
     var file: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the picture; - for standard output (svg, dot).", valueName: "path"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Where to write the picture; - for standard output (svg, dot).", valueName: "path"))
     var output: String?
 
     @Option(help: "Picture format: svg, dot, png or pdf.")
@@ -45,7 +47,8 @@ struct GraphCommand: ParsableCommand {
 
     @Option(
         name: .customLong("scope"),
-        help: ArgumentHelp("Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
+        help: ArgumentHelp(
+            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
     var focusScope: UInt64?
 
     func validate() throws {

@@ -19,7 +19,9 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "The trace file to read.")
     var file: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The directory to write into (created if needed).", valueName: "dir"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("The directory to write into (created if needed).", valueName: "dir"))
     var output: String = "bind-report"
 
     @Option(help: "Which findings fail the run (exit status 1): warning (any), error (cycles only) or none.")
@@ -30,15 +32,19 @@ struct ReportCommand: ParsableCommand {
 
     @Option(
         name: .customLong("scope"),
-        help: ArgumentHelp("Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
+        help: ArgumentHelp(
+            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
     var focusScope: UInt64?
 
-    @Option(help: ArgumentHelp("The repository's root as a file:// URI, recorded in SARIF as SRCROOT.", valueName: "uri"))
+    @Option(
+        help: ArgumentHelp("The repository's root as a file:// URI, recorded in SARIF as SRCROOT.", valueName: "uri"))
     var sourceRoot: String?
 
     @Option(
         name: .customLong("module-path"),
-        help: ArgumentHelp("Where a module's sources are, relative to the root (repeatable; default Sources/Module).", valueName: "Module=dir"))
+        help: ArgumentHelp(
+            "Where a module's sources are, relative to the root (repeatable; default Sources/Module).",
+            valueName: "Module=dir"))
     var modulePaths: [String] = []
 
     @Flag(help: "Also draw Outputs already released (faded) in the graph; memory grows with the trace.")
@@ -72,7 +78,9 @@ struct ReportCommand: ParsableCommand {
             throw ToolFailure(path: file, error)
         }
         for warning in report.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
-        for error in report.traceErrors.prefix(20) { StandardError.write("bind-trace: \(file): inconsistent trace: \(error)") }
+        for error in report.traceErrors.prefix(20) {
+            StandardError.write("bind-trace: \(file): inconsistent trace: \(error)")
+        }
 
         var sources = SourceLocationMapping(sourceRootURI: sourceRoot)
         for mapping in modulePaths {

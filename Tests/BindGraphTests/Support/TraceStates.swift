@@ -12,7 +12,8 @@ struct TraceStates {
     @discardableResult
     mutating func add(_ kind: TraceEvent.Kind) -> UInt64 {
         let sequence = UInt64(events.count + 1)
-        events.append(TraceEvent(sequence: sequence, time: sequence * 1000, thread: 1, offset: Int(sequence) * 100, kind: kind))
+        events.append(
+            TraceEvent(sequence: sequence, time: sequence * 1000, thread: 1, offset: Int(sequence) * 100, kind: kind))
         return sequence
     }
 
@@ -20,11 +21,15 @@ struct TraceStates {
         _ id: UInt64, _ kind: OutputKind = .output, line: UInt = 1, file: String = file, label: String? = nil,
         type: String = "Int"
     ) {
-        add(.outputCreated(.init(output: id, kind: kind, valueType: type, site: Self.site(line, file: file), label: label)))
+        add(
+            .outputCreated(
+                .init(output: id, kind: kind, valueType: type, site: Self.site(line, file: file), label: label)))
     }
 
     /// `derived` made by `operation` from `sources`, with the operator's own subscriptions.
-    mutating func derive(_ derived: UInt64, _ operation: OutputKind, from sources: [UInt64], line: UInt = 5, label: String? = nil) {
+    mutating func derive(
+        _ derived: UInt64, _ operation: OutputKind, from sources: [UInt64], line: UInt = 5, label: String? = nil
+    ) {
         output(derived, operation, line: line, label: label)
         for source in sources {
             add(.edge(source: source, derived: derived, operation: operation))
@@ -36,9 +41,12 @@ struct TraceStates {
         _ subscription: UInt64, to output: UInt64, line: UInt = 9, file: String = file, isInternal: Bool = false,
         target: String? = nil
     ) {
-        add(.bound(.init(
-            subscription: subscription, output: output, site: Self.site(line, file: file), isInternal: isInternal,
-            target: target.map { BinderTarget(type: $0, identity: subscription) })))
+        add(
+            .bound(
+                .init(
+                    subscription: subscription, output: output, site: Self.site(line, file: file),
+                    isInternal: isInternal,
+                    target: target.map { BinderTarget(type: $0, identity: subscription) })))
     }
 
     mutating func update(_ output: UInt64, preview: String? = nil) {
@@ -48,7 +56,8 @@ struct TraceStates {
     mutating func release(_ output: UInt64) { add(.released(output: output)) }
 
     func state(at sequence: UInt64? = nil, keepingReleased: Bool = false) -> GraphState {
-        TraceAnalyzer.analyze(events: events, options: .init(keepsReleasedOutputs: keepingReleased, stateAt: sequence)).state
+        TraceAnalyzer.analyze(events: events, options: .init(keepsReleasedOutputs: keepingReleased, stateAt: sequence))
+            .state
     }
 
     /// The sign-in shape: email → map → ignoringDuplicates, combined with password; a relay
