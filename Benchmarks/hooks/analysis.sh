@@ -48,8 +48,10 @@ measure() {
         local timing="$results/analysis-time.txt" out="$results/analysis-check.txt"
         # check exits 1 when it reports findings (the workload leaks on purpose).
         /usr/bin/time -f "%U %S %M" -o "$timing" "$tool" check "$trace" >"$out" 2>"$results/analysis-stderr.txt" || true
-        events="$(sed -n 's/.* in \([0-9]*\) events$/\1/p' "$results/analysis-stderr.txt" | tail -1)"
-        runs+=("$(awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$timing")")
+        # Its last line: "bind-trace: FILE: N findings (…) in EVENTS events".
+        events="$(sed -n 's/.* in \([0-9]*\) events$/\1/p' "$out" | tail -1)"
+        # The last line: /usr/bin/time first notes the exit status 1.
+        runs+=("$(tail -n 1 "$timing" | awk '{ printf "%.3f %d\n", $1 + $2, $3 }')")
     done
     [ -n "$events" ] || { echo "bench: bind-trace check printed no event count" >&2; return 1; }
     printf '%s\n' "${runs[@]}" | sort -n | awk -v events="$events" 'NR == 2 { cpu = $1 } { if ($2 > peak) peak = $2 }
