@@ -28,6 +28,10 @@ let package = Package(
                 + (instrumented ? [] : [.product(name: "OpenCombine", package: "OpenCombine")]),
             swiftSettings: instrumented ? [.define("BIND_INSTRUMENTED")] : []
         ),
+        // Records a real trace for `Benchmarks/hooks/analysis.sh` (useful in the instrumented variant only).
+        .executableTarget(name: "TraceWorkload", dependencies: [.product(name: "Bind", package: "Bind")]),
+        // Times our Graphviz renderer and writes the same graph as DOT for `Benchmarks/hooks/rendering.sh`.
+        .executableTarget(name: "RenderTiming", dependencies: [.product(name: "BindGraph", package: "Bind")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,26 +29,33 @@ public final class TraceReader {
     /// Names of the recording threads, by thread number.
     public private(set) var threadNames: [UInt32: String] = [:]
 
+    // Hot state: exclusivity is not checked at run time (a reader is used from one thread at a
+    // time and never re-enters itself); the checks cost about a tenth of reading.
     /// The bytes read and not yet consumed: `buffer[position..<count]`. Never reallocated.
     private let buffer: UnsafeMutableRawBufferPointer
-    private var count = 0
+    @exclusivity(unchecked) private var count = 0
     /// Where `buffer[0]` is in the trace.
-    private var bufferOffset = 0
-    private var position = 0
+    @exclusivity(unchecked) private var bufferOffset = 0
+    @exclusivity(unchecked) private var position = 0
     private var descriptor: Int32 = -1
-    private var atEndOfSource = false
-    private var finished = false
+    @exclusivity(unchecked) private var atEndOfSource = false
+    @exclusivity(unchecked) private var finished = false
     /// An error is final: every later call rethrows it and no event follows a corruption.
-    private var failure: TraceReadError?
+    @exclusivity(unchecked) private var failure: TraceReadError?
 
-    private var strings: [String] = [""]
-    private var sequence: UInt64 = 0
-    private var ticks: UInt64 = 0
-    private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
-    private var startNanoseconds: UInt64?
-    private var thread: UInt32 = 0
+    @exclusivity(unchecked) private var strings: [String] = [""]
+    @exclusivity(unchecked) private var sequence: UInt64 = 0
+    @exclusivity(unchecked) private var ticks: UInt64 = 0
+    @exclusivity(unchecked) private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
+    @exclusivity(unchecked) private var startNanoseconds: UInt64?
+    /// `clock` and `startNanoseconds` as the `Double`s ``time()`` computes with, converted once per
+    /// clock record instead of once per event (the same values, so the same times).
+    @exclusivity(unchecked) private var clockNanoseconds = 0.0
+    @exclusivity(unchecked) private var clockRate = 1.0
+    @exclusivity(unchecked) private var start = 0.0
+    @exclusivity(unchecked) private var thread: UInt32 = 0
     private var skippedTags: Set<UInt8> = []
-    private var droppedCauses = 0
+    @exclusivity(unchecked) private var droppedCauses = 0
 
     /// Read size; the buffer also holds one whole record (at most 1 MiB) past a read.
     private static let chunkSize = 1 << 20
@@ -193,6 +200,9 @@ public final class TraceReader {
             guard rate > 0 else { throw payload.malformed("clock rate is zero") }
             clock = (clockTicks, nanoseconds, rate)
             if startNanoseconds == nil { startNanoseconds = nanoseconds }
+            clockNanoseconds = Double(nanoseconds)
+            clockRate = Double(rate)
+            start = Double(startNanoseconds ?? 0)
             ticks = clockTicks
             return nil
         case .string:
@@ -311,11 +321,12 @@ public final class TraceReader {
     }
 
     /// Nanoseconds since the first clock record, from the latest clock record's anchor and rate.
+    @inline(__always)
     private func time() -> UInt64 {
-        guard let clock, let start = startNanoseconds else { return 0 }
+        guard let clock else { return 0 }
         let elapsedTicks = Double(Int64(bitPattern: ticks &- clock.ticks))
-        let nanoseconds = Double(clock.nanoseconds) + elapsedTicks * 1e9 / Double(clock.ticksPerSecond)
-        return nanoseconds > Double(start) ? UInt64(min(nanoseconds - Double(start), 1.8e19)) : 0
+        let nanoseconds = clockNanoseconds + elapsedTicks * 1e9 / clockRate
+        return nanoseconds > start ? UInt64(min(nanoseconds - start, 1.8e19)) : 0
     }
 
     private func cutShort(at offset: Int) -> TraceEvent? {
@@ -352,8 +363,16 @@ public final class TraceReader {
     // MARK: - Input
 
     /// Makes at least `wanted` bytes available from `position`, unless the source ends first.
+    @inline(__always)
     private func fill(atLeast wanted: Int) throws(TraceReadError) {
-        guard count - position < wanted, !atEndOfSource, descriptor >= 0 else { return }
+        // Hot path: the record is already in the buffer.
+        guard count - position < wanted else { return }
+        try refill(atLeast: wanted)
+    }
+
+    @inline(never)
+    private func refill(atLeast wanted: Int) throws(TraceReadError) {
+        guard !atEndOfSource, descriptor >= 0 else { return }
         if position > 0 {
             // Keep the unread tail (at most one partial record) at the front.
             let remaining = count - position
@@ -405,7 +424,28 @@ struct PayloadDecoder {
         .malformedRecord(offset: offset, tag: tag, reason: reason)
     }
 
+    @inline(__always)
     mutating func varint() throws(TraceReadError) -> UInt64 {
+        // Most numbers fit one byte (ids of a short trace, flags, causes) or two (tick deltas).
+        if cursor < end {
+            let first = bytes[cursor]
+            if first < 0x80 {
+                cursor += 1
+                return UInt64(first)
+            }
+            if cursor + 1 < end {
+                let second = bytes[cursor + 1]
+                if second < 0x80 {
+                    cursor += 2
+                    return UInt64(first & 0x7F) | UInt64(second) << 7
+                }
+            }
+        }
+        return try longVarint()
+    }
+
+    @inline(never)
+    mutating func longVarint() throws(TraceReadError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -430,6 +470,7 @@ struct PayloadDecoder {
 
     /// The cause, or nil; a cause from before the trace's first event (a recording that started
     /// during a delivery) is dropped and counted in `dropped`.
+    @inline(__always)
     mutating func cause(sequence: UInt64, dropped: inout Int) throws(TraceReadError) -> TraceCause? {
         let back = try varint()
         guard back != 0 else { return nil }

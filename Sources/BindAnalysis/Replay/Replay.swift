@@ -39,16 +39,21 @@ public final class Replay {
     /// Counts and durations for ``TraceSummary``.
     @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
 
-    @exclusivity(unchecked) var outputTable: [UInt64: OutputNode] = [:]
-    @exclusivity(unchecked) var subscriptionTable: [UInt64: SubscriptionNode] = [:]
+    let outputTable = IDTable<OutputNode>()
+    let subscriptionTable = IDTable<SubscriptionNode>()
     /// Open scopes, and placeholders for scopes that began before the recording.
-    var scopeTable: [UInt64: ScopeNode] = [:]
+    let scopeTable = IDTable<ScopeNode>()
     /// Released Outputs and outputs released while kept (``AnalysisOptions/keepsReleasedOutputs``).
     var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
     var endedSubscriptions = IDHistory()
     /// Open frames, indexed by thread number.
-    @exclusivity(unchecked) var stacks: [[Frame]] = []
+    let frameStacks = FrameStacks()
+    /// The open frames of each thread, outermost first (a copy, for tests and diagnostics).
+    var stacks: [[Frame]] { (0..<frameStacks.threadCount).map { frameStacks.frames($0) } }
+    /// Released Outputs that open frames still refer to: frames do not retain their Output (a
+    /// retain and release per update), so these are kept alive here until their last frame closes.
+    var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
 
     var feedbackCycles = FeedbackCycleFinder()
     var duplicateBindings = DuplicateBindingFinder()
@@ -131,55 +136,72 @@ public final class Replay {
     @inline(__always)
     private func enter(_ cause: TraceCause?, event: TraceEvent) {
         let thread = Int(event.thread)
-        if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread + 1 - stacks.count)) }
+        frameStacks.prepare(thread)
         guard let cause else {
-            if !stacks[thread].isEmpty { closeAll(thread) }
+            if frameStacks.count(thread) > 0 { closeAll(thread) }
             lastDepth = 0
             return
         }
-        while let top = stacks[thread].last, top.sequence != cause.event {
-            close(stacks[thread].removeLast())
+        while let top = frameStacks.top(thread), top.sequence != cause.event {
+            close(frameStacks.pop(thread))
         }
-        if stacks[thread].isEmpty {
+        if frameStacks.count(thread) == 0 {
             record(
                 .causeNotOpen, event,
                 "its cause, event #\(cause.event) (delivering to subscription \(cause.subscription)), "
                     + "is not an update, fire or bind still running on thread \(event.thread)")
         }
-        lastDepth = stacks[thread].count
+        lastDepth = frameStacks.count(thread)
     }
 
     private func closeAll(_ thread: Int) {
-        while let frame = stacks[thread].popLast() { close(frame) }
+        while frameStacks.count(thread) > 0 { close(frameStacks.pop(thread)) }
     }
 
     @inline(__always)
     private func close(_ frame: Frame) {
-        if frame.kind == .update, let output = frame.output { output.openFrames -= 1 }
+        guard let output = frame.outputReference else { return }
+        let isLast = output._withUnsafeGuaranteedRef { output in
+            if frame.kind == .update { output.openFrames -= 1 }
+            output.frameReferences -= 1
+            return output.frameReferences == 0 && output.releasedAt != nil
+        }
+        if isLast { releasedWithOpenFrames[ObjectIdentifier(output.takeUnretainedValue())] = nil }
     }
 
+    @inline(__always)
     private func push(_ frame: Frame, thread: UInt32) {
-        if frame.kind == .update, let output = frame.output { output.openFrames += 1 }
-        stacks[Int(thread)].append(frame)
+        frame.outputReference?._withUnsafeGuaranteedRef { output in
+            if frame.kind == .update { output.openFrames += 1 }
+            output.frameReferences += 1
+        }
+        frameStacks.push(frame, thread: Int(thread))
     }
 
     // MARK: - Events
 
     private func applyUpdate(output: UInt64, cause: TraceCause?, preview: String?, event: TraceEvent) {
         enter(cause, event: event)
-        let node = liveOutput(output, event: event)
-        if let node {
-            node.updateCount &+= 1
-            if let preview { node.lastPreview = preview }
-            // Feedback: this Output's own update is still open on this thread.
-            if node.openFrames > 0, let cause, options.kinds.contains(.feedbackCycle) {
-                feedbackCycles.check(
-                    node, cause: cause, stack: stacks[Int(event.thread)], sequence: event.sequence, replay: self)
+        // Hot path: the node is used through an unretained reference (the table holds it).
+        let reference = outputTable.reference(output)
+        if let reference {
+            let hasOpenUpdate = reference._withUnsafeGuaranteedRef { node in
+                node.updateCount &+= 1
+                if let preview { node.lastPreview = preview }
+                return node.openFrames > 0
             }
+            // Feedback: this Output's own update is still open on this thread.
+            if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
+                feedbackCycles.check(
+                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.frames(Int(event.thread)),
+                    sequence: event.sequence, replay: self)
+            }
+        } else {
+            _ = liveOutput(output, event: event)
         }
         push(
             Frame(
-                sequence: event.sequence, kind: .update, output: node, outputID: output,
+                sequence: event.sequence, kind: .update, outputReference: reference, outputID: output,
                 causeSubscription: cause?.subscription ?? 0, boundSubscription: 0),
             thread: event.thread)
     }
@@ -256,12 +278,13 @@ public final class Replay {
         outputTable[output] = nil
         releasedOutputs.insert(output)
         node.releasedAt = event.sequence
+        if node.frameReferences > 0 { releasedWithOpenFrames[ObjectIdentifier(node)] = node }
         statistics.released(node)
         if node.boundCount > 0 {
             record(
                 .releasedWhileBound, event,
                 "Output \(output) is released with \(node.boundCount) subscription(s) still bound")
-            for (id, subscription) in subscriptionTable where subscription.output == output {
+            for (id, subscription) in subscriptionTable.entries where subscription.output == output {
                 subscriptionTable[id] = nil
                 endedSubscriptions.insert(id)
                 if subscription.bindingGroup != nil { duplicateBindings.unbound(subscription) }
@@ -331,7 +354,7 @@ public final class Replay {
         if node.firstDangling == 0 {
             node.firstDangling = event.sequence
             // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
-            let stack = Int(event.thread) < stacks.count ? stacks[Int(event.thread)] : []
+            let stack = frameStacks.frames(Int(event.thread))
             node.firstDanglingUpdate =
                 stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
         }
@@ -413,7 +436,7 @@ public final class Replay {
         for node in outputTable.values { edges += node.outgoing }
         for node in keptReleased.values { edges += node.outgoing }
         edges.sort { ($0.source, $0.derived, $0.role.rawValue) < ($1.source, $1.derived, $1.role.rawValue) }
-        var scopes: [UInt64: ScopeNode] = scopeTable
+        var scopes = [UInt64: ScopeNode](uniqueKeysWithValues: scopeTable.entries.map { ($0.id, $0.node) })
         for node in outputTable.values { node.scope.map { addScope($0, to: &scopes) } }
         for node in subscriptionTable.values { node.scope.map { addScope($0, to: &scopes) } }
         return GraphState(

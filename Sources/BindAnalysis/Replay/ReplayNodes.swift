@@ -20,6 +20,8 @@ final class OutputNode {
     @exclusivity(unchecked) var boundCount = 0
     /// Update and fire frames of this Output open on any thread: a cheap test before a stack scan.
     @exclusivity(unchecked) var openFrames = 0
+    /// Frames (update, fire or bind) that refer to it, on any thread; see ``Replay/releasedWithOpenFrames``.
+    @exclusivity(unchecked) var frameReferences = 0
     /// Edges into it (its sources) and out of it (what is derived from it).
     var incoming: [EdgeState] = []
     var outgoing: [EdgeState] = []
@@ -132,15 +134,43 @@ final class ScopeNode {
 }
 
 /// What runs on a thread: an update, fire or bind whose delivery may cause further events.
+///
+/// A plain value: it does not retain its Output (see ``output``), so pushing and popping frames
+/// costs no reference counting.
 struct Frame {
     enum Kind { case update, bind }
     let sequence: UInt64
     let kind: Kind
-    /// The Output updated or bound to (`nil` when the trace never created it).
-    let output: OutputNode?
+    /// The Output updated or bound to (`nil` when the trace never created it). Not retained: the
+    /// replay keeps it alive while a frame refers to it (``OutputNode/frameReferences``).
+    let outputReference: Unmanaged<OutputNode>?
     let outputID: UInt64
     /// The subscription whose closure made this event (0: top level).
     let causeSubscription: UInt64
     /// For a bind frame: the subscription that receives the initial value.
     let boundSubscription: UInt64
+
+    init(
+        sequence: UInt64, kind: Kind, output: OutputNode?, outputID: UInt64, causeSubscription: UInt64,
+        boundSubscription: UInt64
+    ) {
+        self.init(
+            sequence: sequence, kind: kind, outputReference: output.map { Unmanaged.passUnretained($0) },
+            outputID: outputID, causeSubscription: causeSubscription, boundSubscription: boundSubscription)
+    }
+
+    init(
+        sequence: UInt64, kind: Kind, outputReference: Unmanaged<OutputNode>?, outputID: UInt64,
+        causeSubscription: UInt64, boundSubscription: UInt64
+    ) {
+        self.sequence = sequence
+        self.kind = kind
+        self.outputReference = outputReference
+        self.outputID = outputID
+        self.causeSubscription = causeSubscription
+        self.boundSubscription = boundSubscription
+    }
+
+    /// The Output updated or bound to (`nil` when the trace never created it).
+    var output: OutputNode? { outputReference?.takeUnretainedValue() }
 }

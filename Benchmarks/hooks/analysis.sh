@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Section 30 of `make bench` (run by Benchmarks/run.sh with the results directory as $1): how fast
+# `bind-trace check` (read + replay + every finding) gets through a real 10M-event trace, and its
+# peak memory, also on a 1M-event trace to show memory stays flat as the trace grows.
+#
+# The traces are recorded by Bind's own recorder: Benchmarks/Sources/TraceWorkload (built as the
+# instrumented variant) runs an app-like workload with `BindTrace.startRecording(toFile:)`.
+# `bind-trace` is built in release mode from the main package (scratch path .build-release).
+# Time is CPU time (user + system, from /usr/bin/time), the median of three runs; memory is the
+# peak resident set size. Prints result rows (format: the HOOKS comment in run.sh).
+set -euo pipefail
+
+results="$1"
+here="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$here/.." && pwd)"
+SWIFT="${SWIFT:-swift}"
+log="${BENCH_LOG:-$results/build.log}"
+section="bind-trace analysis — events/s on a generated 10M-event trace, peak memory"
+target_rate=20000000
+target_mb=100
+
+row() {  # row CASE MEASURED AGAINST RATIO TARGET MET
+    printf 'row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$section" "$1" "$2" "$3" "$4" "$5" "$6"
+}
+fail() {
+    row "$1" "—" "" "" "" ""
+    exit 0
+}
+
+echo "bench: building bind-trace (release) and the trace workload…" >&2
+if ! "$SWIFT" build -c release --product bind-trace --package-path "$root" \
+    --scratch-path "$root/.build-release" >>"$log" 2>&1; then
+    echo "bench: the bind-trace build failed (see $log)" >&2
+    fail "(bind-trace did not build)"
+fi
+if ! BIND_BENCH_VARIANT=instrumented "$SWIFT" build -c release --product TraceWorkload \
+    --package-path "$here" --scratch-path "$here/.build-instrumented" >>"$log" 2>&1; then
+    echo "bench: the TraceWorkload build failed (see $log)" >&2
+    fail "(TraceWorkload did not build)"
+fi
+tool="$root/.build-release/release/bind-trace"
+workload="$here/.build-instrumented/release/TraceWorkload"
+
+# measure TRACE: prints "EVENTS CPU_SECONDS PEAK_KB" (median CPU and peak of three runs).
+measure() {
+    local trace="$1" events="" runs=()
+    for _ in 1 2 3; do
+        local timing="$results/analysis-time.txt" out="$results/analysis-check.txt"
+        # check exits 1 when it reports findings (the workload leaks on purpose).
+        /usr/bin/time -f "%U %S %M" -o "$timing" "$tool" check "$trace" >"$out" 2>"$results/analysis-stderr.txt" || true
+        # Its last line: "bind-trace: FILE: N findings (…) in EVENTS events".
+        events="$(sed -n 's/.* in \([0-9]*\) events$/\1/p' "$out" | tail -1)"
+        # The last line: /usr/bin/time first notes the exit status 1.
+        runs+=("$(tail -n 1 "$timing" | awk '{ printf "%.3f %d\n", $1 + $2, $3 }')")
+    done
+    [ -n "$events" ] || { echo "bench: bind-trace check printed no event count" >&2; return 1; }
+    printf '%s\n' "${runs[@]}" | sort -n | awk -v events="$events" 'NR == 2 { cpu = $1 } { if ($2 > peak) peak = $2 }
+        END { print events, cpu, peak }'
+}
+
+echo "bench: recording the 1M- and 10M-event traces…" >&2
+"$workload" "$results/analysis-1m.trace" 1000000
+"$workload" "$results/analysis-10m.trace" 10000000
+echo "bench: timing bind-trace check…" >&2
+small="$(measure "$results/analysis-1m.trace")" || fail "(bind-trace check failed)"
+large="$(measure "$results/analysis-10m.trace")" || fail "(bind-trace check failed)"
+read -r events1 cpu1 peak1 <<<"$small"
+read -r events10 cpu10 peak10 <<<"$large"
+bytes10="$(stat -c %s "$results/analysis-10m.trace")"
+rm -f "$results"/analysis-*.trace
+
+awk -v e1="$events1" -v c1="$cpu1" -v p1="$peak1" -v e10="$events10" -v c10="$cpu10" -v p10="$peak10" \
+    -v bytes="$bytes10" -v target_rate="$target_rate" -v target_mb="$target_mb" -v section="$section" '
+function row(name, measured, against, ratio, target, met) {
+    printf "row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", section, name, measured, against, ratio, target, met
+}
+function verdict(ok) { return ok ? "met" : "MISSED" }
+BEGIN {
+    rate10 = e10 / c10; rate1 = e1 / c1
+    mb10 = p10 / 1024; mb1 = p1 / 1024
+    row("bind-trace check, 10M-event trace: events/s (CPU time)", sprintf("%.2f M events/s", rate10 / 1e6),
+        sprintf("%d events in %.2f s CPU", e10, c10), sprintf("%.2f× target", rate10 / target_rate),
+        sprintf("≥ %d M events/s", target_rate / 1e6), verdict(rate10 >= target_rate))
+    row("bind-trace check, 1M-event trace: events/s (CPU time)", sprintf("%.2f M events/s", rate1 / 1e6),
+        sprintf("%d events in %.2f s CPU", e1, c1), "", "—", "")
+    row("peak memory (max RSS), 10M-event trace", sprintf("%.1f MB", mb10),
+        sprintf("trace file %.0f MB (%.1f B/event)", bytes / 1e6, bytes / e10), sprintf("%.2f× target", mb10 / target_mb),
+        sprintf("≤ %d MB", target_mb), verdict(mb10 <= target_mb))
+    row("memory flat as the trace grows: 10M vs 1M events", sprintf("10M: %.1f MB", mb10), sprintf("1M: %.1f MB", mb1),
+        sprintf("%.2f×", mb10 / mb1), "≤ 1.10×", verdict(mb10 <= mb1 * 1.10))
+}'
