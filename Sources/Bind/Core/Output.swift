@@ -45,22 +45,23 @@ public class Output<Value>: Unbindable {
     }
 
     // Stored properties are `final` so code specialised in the caller's module reaches them
-    // directly, not through class accessors (this class is not final: Relay subclasses it).
+    // directly, not through class accessors (this class is not final: Relay subclasses it). The
+    // mutable ones are guarded by `lock`, so run-time exclusivity checks would only cost time.
 
     @usableFromInline final let lock = Lock()
     /// Guarded by `lock`. Copied (a retain, no element copy) once per update and iterated outside it.
-    @usableFromInline final var subscribers: ContiguousArray<Subscriber> = []
+    @usableFromInline @exclusivity(unchecked) final var subscribers: ContiguousArray<Subscriber> = []
     /// The token of each subscriber, in the same order: growing, so unbind binary-searches it.
     /// Kept apart from `subscribers` so the search is the same non-generic code on every path.
-    @usableFromInline final var tokens: ContiguousArray<UInt64> = []
+    @usableFromInline @exclusivity(unchecked) final var tokens: ContiguousArray<UInt64> = []
     /// Guarded by `lock`.
-    @usableFromInline final var storedValue: Value?
+    @usableFromInline @exclusivity(unchecked) final var storedValue: Value?
     /// Guarded by `lock`.
-    @usableFromInline final var nextToken: UInt64 = 1
+    @usableFromInline @exclusivity(unchecked) final var nextToken: UInt64 = 1
     /// `false` for ``Relay`` and for what is derived from one: such an Output never replays.
     @usableFromInline final let storesValues: Bool
     /// Set by ``debug(identifier:)``; guarded by `lock`. Checked once per update.
-    @usableFromInline final var debugLog: DebugLog?
+    @usableFromInline @exclusivity(unchecked) final var debugLog: DebugLog?
     /// Where ``debug(identifier:)`` prints; guarded by `lock`.
     final var printer: Printable = StandardOutputPrinter()
 

@@ -35,7 +35,9 @@ struct FeedbackCycleFinder {
     private var loops: [[Step]: Loop] = [:]
     private var order: [[Step]] = []
 
-    mutating func check(_ node: OutputNode, cause: TraceCause, stack: [Frame], sequence: UInt64, replay: Replay) {
+    mutating func check(
+        _ node: OutputNode, cause: TraceCause, stack: UnsafeBufferPointer<Frame>, sequence: UInt64, replay: Replay
+    ) {
         guard let start = stack.lastIndex(where: { $0.kind == .update && $0.output === node }) else { return }
         var hops: [Hop] = []
         hops.reserveCapacity(stack.count - start)
@@ -55,7 +57,10 @@ struct FeedbackCycleFinder {
             replay.output(id: hop.output)?.inFocus == true || replay.subscription(id: hop.subscription)?.inFocus == true
         }
         guard inFocus else { return }
-        let depth = stack.reduce(1) { $0 + ($1.kind == .update && $1.output === node ? 1 : 0) }
+        // The open updates of this Output, plus this one: a counter, not a scan, so a runaway loop
+        // tens of thousands deep stays linear. (It counts every thread's open updates of the
+        // Output; another thread updating it at the very same time adds to the depth.)
+        let depth = node.openFrames + 1
         // A run is everything under one top-level event; a loop is counted once per run.
         let run = stack.first?.sequence ?? sequence
         // Rotate so the loop starts at its reported subscription: the same loop entered anywhere gets one key.

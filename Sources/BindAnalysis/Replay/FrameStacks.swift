@@ -84,6 +84,13 @@ final class FrameStacks {
         stacks[thread].capacity = capacity
     }
 
+    /// The open frames of `thread`, outermost first, without copying them: valid until the next
+    /// push or pop (empty for a thread never seen).
+    func view(_ thread: Int) -> UnsafeBufferPointer<Frame> {
+        guard thread < threadCount else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: stacks[thread].base, count: stacks[thread].count)
+    }
+
     /// The open frames of `thread`, outermost first (empty for a thread never seen).
     func frames(_ thread: Int) -> [Frame] {
         guard thread < threadCount else { return [] }

@@ -193,7 +193,7 @@ public final class Replay {
             // Feedback: this Output's own update is still open on this thread.
             if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
                 feedbackCycles.check(
-                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.frames(Int(event.thread)),
+                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(Int(event.thread)),
                     sequence: event.sequence, replay: self)
             }
         } else {

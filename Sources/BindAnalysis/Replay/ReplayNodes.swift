@@ -73,7 +73,8 @@ final class SubscriptionNode {
     var firstDanglingUpdate: UInt64 = 0
     var unboundAt: UInt64?
     /// The group of Binder bindings it counts in, for duplicate detection.
-    var bindingGroup: BindingGroup?
+    /// Weak: the group holds its members, and the finder holds the groups.
+    weak var bindingGroup: BindingGroup?
 
     init(
         _ binding: TraceEvent.Binding, outputNode: OutputNode?, scope: ScopeNode?, boundAt: UInt64,
