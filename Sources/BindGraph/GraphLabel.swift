@@ -96,10 +96,20 @@ enum GraphLabel {
 
     /// A Graphviz node name: one sanitised line without backslashes.
     static func identifier(_ text: String) -> String {
-        String(singleLine(text).map { $0 == "\\" ? backslashStandIn : $0 })
+        replacingBackslashes(singleLine(text))
     }
 
     // MARK: Escaping
+
+    /// `text` with every backslash scalar (even one a combining mark attaches to) replaced.
+    private static func replacingBackslashes(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" { result.append(backslashStandIn) } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
 
     /// `text` as character data inside an HTML-like label: `& < > "` become entities, `\` becomes `\\`.
     ///
@@ -107,14 +117,16 @@ enum GraphLabel {
     static func htmlEscaped(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        // By scalar, not Character: `<` followed by a combining mark is one Character, and must
+        // still be escaped.
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "\\": escaped += "\\\\"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
@@ -124,7 +136,7 @@ enum GraphLabel {
     /// replaced by `⧵` (see the type's documentation for why).
     static func plainAttribute(_ text: String, limits: Limits = .standard) -> String {
         lines(text, limits: limits)
-            .map { String($0.map { $0 == "\\" ? backslashStandIn : $0 }) }
+            .map(replacingBackslashes)
             .joined(separator: "\\n")
     }
 

@@ -20,6 +20,8 @@ struct HostileLabelTests {
         "nul \u{0} bell \u{7} esc \u{1B}[31m del \u{7F} c1 \u{85}",
         "rtl \u{202E}txet desrever",
         "]]><!-- -->",
+        // A combining mark makes `<`, `&` or `\` part of one Character with it.
+        "<\u{301}b &\u{301} \\\u{301}N",
     ]
 
     @Test("hostile text renders to well-formed SVG without markup of its own", arguments: hostile)

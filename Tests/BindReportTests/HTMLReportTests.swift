@@ -91,6 +91,24 @@ struct HTMLReportTests {
         #expect(clean == "<svg><g><a><text x=\"1\">ok &lt; fine</text></a><a xlink:href=\"#node1\"><circle r=\"2\"/></a></g></svg>")
     }
 
+    @Test("an attribute value that never closes does not let the rest of the document through uncleaned")
+    func svgCleanerUnbalancedQuote() {
+        let dirty = """
+            <svg xmlns="http://www.w3.org/2000/svg x><g onload="x()"><a href="javascript:x()">            <text>t</text></a></g><foreignObject><p>x</p></foreignObject></svg>
+            """
+        let clean = SVGCleaner.clean(dirty)
+        #expect(!clean.contains("onload"))
+        #expect(!clean.contains("javascript:"))
+        #expect(!clean.contains("foreignObject"))
+    }
+
+    @Test("a stray quote outside an attribute value is not an open quote")
+    func svgCleanerStrayQuote() {
+        let clean = SVGCleaner.clean(#"<svg><g class=a" id="n1"><text>ok</text></g><g onclick="x()"/></svg>"#)
+        #expect(clean.contains("<text>ok</text>"))
+        #expect(!clean.contains("onclick"))
+    }
+
     @Test("SVG cleaning also drops namespace-prefixed scripts and foreign objects")
     func svgCleanerPrefixedElements() {
         let dirty = """

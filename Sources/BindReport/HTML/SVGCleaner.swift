@@ -22,7 +22,8 @@ enum SVGCleaner {
                 rest = rest[end...]
                 continue
             }
-            let end = tagEnd(in: rest)
+            // A tag that never closes ends the cleaning: what follows is dropped, never copied raw.
+            guard let end = tagEnd(in: rest) else { return output }
             let tag = rest[..<end]
             rest = rest[end...]
             let name = tagName(tag)
@@ -49,22 +50,34 @@ enum SVGCleaner {
         return output
     }
 
-    /// The index just past the `>` that closes the tag at the start of `text`, skipping quoted values.
-    private static func tagEnd(in text: Substring) -> Substring.Index {
+    /// The index just past the `>` that closes the tag at the start of `text`, skipping quoted
+    /// attribute values, or nil when the tag never closes. As in XML, a quote delimits a value only
+    /// right after `=`; a stray quote elsewhere does not swallow the rest of the document.
+    private static func tagEnd(in text: Substring) -> Substring.Index? {
         var quote: Character?
+        var afterEquals = false
         var index = text.index(after: text.startIndex)
         while index < text.endIndex {
             let character = text[index]
             if let open = quote {
+                // `<` is not allowed in an XML attribute value: a document with one is broken.
+                if character == "<" { return nil }
                 if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
+            } else if afterEquals && (character == "\"" || character == "'") {
                 quote = character
+                afterEquals = false
             } else if character == ">" {
                 return text.index(after: index)
+            } else if character == "<" {
+                return nil
+            } else if character == "=" {
+                afterEquals = true
+            } else if !character.isWhitespace {
+                afterEquals = false
             }
             index = text.index(after: index)
         }
-        return text.endIndex
+        return nil
     }
 
     private static func tagName(_ tag: Substring) -> String {
