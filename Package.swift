@@ -38,7 +38,8 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz"]),
+        .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
+        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz", "CGraphvizShim"]),
         .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
@@ -51,6 +52,9 @@ let package = Package(
 
         // Samples: headless MVVM programs that use Bind the way an app would.
         .executableTarget(name: "SignInSample", dependencies: ["Bind"], path: "Samples/SignInSample"),
+        // The sample's own tests: the .bindingLeakCheck trait on the sample's screens.
+        .testTarget(
+            name: "SampleTests", dependencies: ["SignInSample", "Bind", "BindTesting"], path: "Samples/SampleTests"),
 
         // A program the trace tests run as a child process (then kill) to test crash safety.
         .executableTarget(name: "TraceFixture", dependencies: ["Bind"], path: "Tests/Fixtures/TraceFixture"),

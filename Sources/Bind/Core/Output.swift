@@ -18,6 +18,9 @@ import CBindTrace
 /// subscription.unsubscribe()
 /// ```
 public class Output<Value>: Unbindable {
+    /// The default ``Printable``, under the name the original framework gave it.
+    public typealias Printer = StandardOutputPrinter
+
     /// One bound closure. `token` orders subscribers and finds them again on unbind.
     @usableFromInline
     struct Subscriber {
@@ -156,6 +159,8 @@ public class Output<Value>: Unbindable {
 
     /// Removes the closure `subscription` was returned for. Unknown subscriptions are ignored.
     public final func unbind(for subscription: Subscription) {
+        // Tokens are per Output: another Output's subscription may carry a token of ours.
+        guard subscription.unbinder === self else { return }
         unbind(token: subscription.token, reason: .unbind)
     }
 

@@ -2,6 +2,12 @@ extension Output {
     /// An Output of the latest pair of values, updated whenever either source updates once both have a value.
     ///
     /// The sources are not retained: each keeps the result alive through the closure it holds.
+    /// A ``Relay`` among the sources is never replayed: its value pairs only with the update it
+    /// arrives in, and the result of a combine with a Relay stores nothing.
+    ///
+    /// ```swift
+    /// let form = Output.combine(name, age)   // Output<(String, Int)>
+    /// ```
     public static func combine<A, B>(
         _ first: Output<A>, _ second: Output<B>, file: StaticString = #fileID, line: UInt = #line
     ) -> Output<(A, B)> {
@@ -16,20 +22,34 @@ extension Output {
     }
 
     /// An Output of the latest values of all `outputs`, in order, once every one has a value.
+    ///
+    /// With no outputs at all, every one of them has a value: the result holds `[]` from the start.
     public static func combine(
         outputs: [Output<Value>], file: StaticString = #fileID, line: UInt = #line
     ) -> Output<[Value]> {
         let derived = Output<[Value]>(
-            value: outputs.isEmpty ? [] : nil, storesValues: true, kind: .combine, file: file, line: line)
+            value: outputs.isEmpty ? [] : nil, storesValues: outputs.allSatisfy(\.storesValues), kind: .combine,
+            file: file, line: line)
         let latest = Guarded([Value?](repeating: nil, count: outputs.count))
         for (index, source) in outputs.enumerated() {
             source.recordEdge(to: derived, kind: .combine)
+            let remembers = source.storesValues
             source.bindInternal(
                 { value in
                     let all: [Value]? = latest.update { latest in
-                        latest[index] = value
-                        let present = latest.compactMap { $0 }
-                        return present.count == latest.count ? present : nil
+                        if remembers { latest[index] = value }
+                        var all: [Value] = []
+                        all.reserveCapacity(latest.count)
+                        for (slot, stored) in latest.enumerated() {
+                            if slot == index {
+                                all.append(value)
+                            } else if let stored {
+                                all.append(stored)
+                            } else {
+                                return nil
+                            }
+                        }
+                        return all
                     }
                     if let all { derived.update(withValue: all) }
                 }, file: file, line: line)
@@ -39,17 +59,23 @@ extension Output {
 }
 
 extension Output {
+    /// Both `combine(_:_:)` overloads. A source that does not store (a ``Relay``) is not remembered
+    /// either: as in the original framework, which read the other source's stored `value`.
     static func combinePair<A, B>(_ first: Output<A>, _ second: Output<B>, file: StaticString, line: UInt)
         -> Output<(A, B)>
     {
-        let derived = Output<(A, B)>(value: nil, storesValues: true, kind: .combine, file: file, line: line)
+        let derived = Output<(A, B)>(
+            value: nil, storesValues: first.storesValues && second.storesValues, kind: .combine, file: file,
+            line: line)
         let latest = Guarded<(A?, B?)>((nil, nil))
+        let remembersFirst = first.storesValues
+        let remembersSecond = second.storesValues
         first.recordEdge(to: derived, kind: .combine)
         second.recordEdge(to: derived, kind: .combine)
         first.bindInternal(
             { a in
                 let pair: (A, B)? = latest.update { latest in
-                    latest.0 = a
+                    if remembersFirst { latest.0 = a }
                     return latest.1.map { (a, $0) }
                 }
                 if let pair { derived.update(withValue: pair) }
@@ -57,7 +83,7 @@ extension Output {
         second.bindInternal(
             { b in
                 let pair: (A, B)? = latest.update { latest in
-                    latest.1 = b
+                    if remembersSecond { latest.1 = b }
                     return latest.0.map { ($0, b) }
                 }
                 if let pair { derived.update(withValue: pair) }

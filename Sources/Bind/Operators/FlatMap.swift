@@ -3,30 +3,74 @@ extension Output {
     ///
     /// Switches: when this Output delivers a new value, the previous inner Output is unbound, so its
     /// later updates no longer reach the result. (The original framework kept every inner bound.)
+    /// Releasing this Output also unbinds the current inner one, so a long-lived inner Output does
+    /// not keep the result alive.
+    ///
+    /// ```swift
+    /// let profile = userID.flatMap { id in repository.profile(for: id) }
+    /// ```
     public final func flatMap<Inner>(
         file: StaticString = #fileID, line: UInt = #line, _ transform: @escaping (Value) -> Output<Inner>
     ) -> Output<Inner> {
         let derived = derive(Inner.self, kind: .flatMap, file: file, line: line)
-        // Holds the current inner Output (which may have no other owner) and its subscription.
-        let current = Guarded<(inner: Output<Inner>, subscription: Subscription)?>(nil)
+        let switcher = InnerSwitch<Inner>()
         bindInternal(
             { value in
                 let inner = transform(value)
                 derived.recordInnerSwitch(to: inner)
-                let previous = current.update { current in
-                    defer { current = nil }
-                    return current
-                }
-                previous?.subscription.unsubscribe()
+                let generation = switcher.begin()
                 let subscription = inner.bindInternal(
-                    { value in derived.update(withValue: value) }, file: file, line: line)
-                let replaced = current.update { current in
-                    defer { current = (inner, subscription) }
-                    return current
-                }
-                // Another thread switched at the same time: keep only the newest inner bound.
-                replaced?.subscription.unsubscribe()
+                    { [weak switcher] value in
+                        // An inner Output switched away from may still be delivering on another thread.
+                        // Weak: the switcher holds the inner Output, which holds this closure.
+                        guard let switcher, switcher.isCurrent(generation) else { return }
+                        derived.update(withValue: value)
+                    }, file: file, line: line)
+                switcher.finish(generation, inner: inner, subscription: subscription)
             }, file: file, line: line)
         return derived
+    }
+}
+
+/// The inner Output a ``Output/flatMap(file:line:_:)`` currently follows.
+///
+/// Each switch takes a new generation; only the newest generation may deliver or stay bound, so a
+/// switch made from inside a delivery (or on another thread) while an older one is still binding wins.
+private final class InnerSwitch<Inner>: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var generation: UInt64 = 0
+    /// Guarded by `lock`. Holds the inner Output, which may have no other owner.
+    private var current: (inner: Output<Inner>, subscription: Subscription)?
+
+    deinit {
+        // The source is gone: stop following the inner Output, which may outlive it.
+        current?.subscription.unsubscribe()
+        lock.deallocate()
+    }
+
+    /// Starts a switch: unbinds the current inner Output and returns the new generation.
+    func begin() -> UInt64 {
+        lock.lock()
+        generation &+= 1
+        let started = generation
+        let previous = current
+        current = nil
+        lock.unlock()
+        previous?.subscription.unsubscribe()
+        return started
+    }
+
+    func isCurrent(_ candidate: UInt64) -> Bool {
+        lock.withLock { generation == candidate }
+    }
+
+    /// Keeps `inner` bound if no newer switch began meanwhile; otherwise unbinds it.
+    func finish(_ finished: UInt64, inner: Output<Inner>, subscription: Subscription) {
+        lock.lock()
+        let isNewest = generation == finished
+        if isNewest { current = (inner, subscription) }
+        lock.unlock()
+        if !isNewest { subscription.unsubscribe() }
     }
 }

@@ -1,5 +1,9 @@
 extension Output {
     /// An Output that passes on every value of `first` and of `second`.
+    ///
+    /// As in the original framework, the result stores the latest value when either source stores,
+    /// so a closure bound later gets it even when it came from a ``Relay``: storing only what came
+    /// from an Output would need a delivery that does not store, which the traced path lacks.
     public static func merge(
         _ first: Output<Value>, _ second: Output<Value>, file: StaticString = #fileID, line: UInt = #line
     ) -> Output<Value> {

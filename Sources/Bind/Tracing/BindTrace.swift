@@ -69,6 +69,24 @@ public enum BindTrace {
         #endif
     }
 
+    /// Runs the asynchronous `body` as a named region of the trace; see ``scope(_:file:line:_:)``.
+    ///
+    /// The scope follows the task, and child tasks inherit it.
+    public static func scope<T>(
+        _ name: String, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        #if Tracing
+        guard bt_is_recording() else { return try await body() }
+        let id = bt_new_scope_id()
+        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: file, line: line)
+        defer { TraceRecorder.scopeEnded(id: id) }
+        return try await $currentScope.withValue(id) { try await body() }
+        #else
+        return try await body()
+        #endif
+    }
+
     /// Records a named moment, shown in replays and timelines.
     public static func mark(_ name: String) {
         #if Tracing
@@ -115,6 +133,30 @@ public enum BindTrace {
         return Recording(bytes: TraceRecorder.endCapture(session), scope: scopeID)
         #else
         try body()
+        return nil
+        #endif
+    }
+
+    /// Runs the asynchronous `body` while recording to memory; see ``capture(_:file:line:_:)``.
+    public static func capture(
+        _ name: String = "capture", file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async rethrows -> Recording? {
+        #if Tracing
+        let session = TraceRecorder.beginCapture()
+        var scopeID: UInt64 = 0
+        do {
+            try await scope(name, file: file, line: line) {
+                scopeID = currentScope
+                try await body()
+            }
+        } catch {
+            _ = TraceRecorder.endCapture(session)
+            throw error
+        }
+        return Recording(bytes: TraceRecorder.endCapture(session), scope: scopeID)
+        #else
+        try await body()
         return nil
         #endif
     }

@@ -1,0 +1,56 @@
+import Bind
+
+/// One row of the inbox.
+final class MessageViewModel {
+    let title: Output<String>
+    let sender: Output<String>
+    let isUnread: Output<Bool>
+
+    init(title: String, sender: String, isUnread: Bool) {
+        self.title = Output(value: title).labeled("message title")
+        self.sender = Output(value: sender).labeled("message sender")
+        self.isUnread = Output(value: isUnread)
+    }
+}
+
+/// The inbox: a list of messages shown in reusable cells.
+final class InboxScreen {
+    let messages: [MessageViewModel]
+    let table = TableView(visibleRows: 3) { MessageCell(number: $0) }
+    /// Whether cells unbind on reuse. `false` reproduces the bug.
+    let unbindsOnReuse: Bool
+
+    init(messages: [MessageViewModel], unbindsOnReuse: Bool) {
+        self.messages = messages
+        self.unbindsOnReuse = unbindsOnReuse
+    }
+
+    /// Lays out every row, as scrolling through the whole list would.
+    func reloadData() {
+        for (row, message) in messages.enumerated() {
+            let (cell, isReused) = table.dequeueCell(for: row)
+            BindTrace.scope("cell \(cell.number) for row \(row)") {
+                if isReused && unbindsOnReuse { prepareForReuse(cell) }
+                configure(cell, with: message)
+            }
+        }
+    }
+
+    private func prepareForReuse(_ cell: MessageCell) {
+        cell.bag.unsubscribe()
+    }
+
+    private func configure(_ cell: MessageCell, with message: MessageViewModel) {
+        message.title.bind(to: cell.titleLabel.binding[\.text]).add(to: cell.bag)
+        // (The line above is where the leak check reports the reused cells: SampleTests checks it.)
+        message.isUnread.bind(to: cell.binding[\.isUnread]).add(to: cell.bag)
+        // BUG when `unbindsOnReuse` is false (duplicate-binding / leaked-subscription): the
+        // reused cell keeps its previous row's bindings, so old rows keep writing into it.
+        message.sender.map { "from \($0)" }.bind(to: cell.detailLabel.binding[\.text]).add(to: cell.bag)
+    }
+}
+
+extension InboxScreen {
+    /// The line of `configure(_:with:)` that binds a message's title, for the sample's tests.
+    static let titleBindingLine = 44
+}

@@ -1,0 +1,11 @@
+#if canImport(UIKit)
+import UIKit
+
+extension Bindable where TargetType: UIControl {
+    /// Binds `isEnabled` (of buttons, switches, text fields and every other control).
+    public var isEnabled: Binder<Bool> { Binder(mainThread: target) { $0.isEnabled = $1 } }
+
+    /// Binds `isSelected`.
+    public var isSelected: Binder<Bool> { Binder(mainThread: target) { $0.isSelected = $1 } }
+}
+#endif

@@ -1,0 +1,72 @@
+import Bind
+import BindTraceModel
+
+/// Counts gathered while replaying, for ``TraceSummary``.
+public struct TraceStatistics: Hashable, Sendable {
+    /// Events by kind, indexed like ``TraceStatistics/eventKindNames``.
+    public private(set) var eventsByKind = [UInt64](repeating: 0, count: eventKindNames.count)
+    /// Outputs created, by kind (`OutputKind.rawValue` index).
+    public private(set) var outputsByKind = [UInt64](repeating: 0, count: OutputKind.allCases.count)
+    public private(set) var events: UInt64 = 0
+    public private(set) var firstTime: UInt64?
+    public private(set) var lastTime: UInt64 = 0
+    public private(set) var threads: UInt32 = 0
+    /// Updates and fires by creation site, of the Outputs released so far.
+    var updatesBySite: [SourceSite: (updates: UInt64, outputs: UInt64)] = [:]
+
+    /// The event kind names, in the order of ``eventsByKind``.
+    public static let eventKindNames = [
+        "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
+        "scopeBegan", "scopeEnded", "mark", "labeled",
+    ]
+
+    public init() {}
+
+    @inline(__always)
+    mutating func count(_ event: TraceEvent) {
+        events &+= 1
+        if firstTime == nil { firstTime = event.time }
+        lastTime = event.time
+        if event.thread > threads { threads = event.thread }
+        eventsByKind[Self.index(of: event.kind)] &+= 1
+    }
+
+    mutating func created(_ kind: OutputKind) {
+        outputsByKind[Int(kind.rawValue)] &+= 1
+    }
+
+    mutating func released(_ node: OutputNode) {
+        guard node.updateCount > 0 else { return }
+        updatesBySite[node.site, default: (0, 0)].updates &+= node.updateCount
+        updatesBySite[node.site, default: (0, 0)].outputs &+= 1
+    }
+
+    @inline(__always)
+    static func index(of kind: TraceEvent.Kind) -> Int {
+        switch kind {
+        case .outputCreated: 0
+        case .edge: 1
+        case .innerSwitch: 2
+        case .bound: 3
+        case .updated: 4
+        case .fired: 5
+        case .unbound: 6
+        case .dangling: 7
+        case .released: 8
+        case .scopeBegan: 9
+        case .scopeEnded: 10
+        case .mark: 11
+        case .labeled: 12
+        }
+    }
+
+    public static func == (lhs: TraceStatistics, rhs: TraceStatistics) -> Bool {
+        lhs.eventsByKind == rhs.eventsByKind && lhs.outputsByKind == rhs.outputsByKind && lhs.events == rhs.events
+            && lhs.firstTime == rhs.firstTime && lhs.lastTime == rhs.lastTime && lhs.threads == rhs.threads
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(events)
+        hasher.combine(eventsByKind)
+    }
+}

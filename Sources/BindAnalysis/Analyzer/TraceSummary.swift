@@ -1,0 +1,75 @@
+import Bind
+import BindTraceModel
+
+/// What a trace holds, in numbers: for `bind-trace summary` and report headers.
+public struct TraceSummary: Hashable, Sendable {
+    /// One creation site and the updates of the Outputs created there.
+    public struct SiteActivity: Hashable, Sendable {
+        public var site: SourceSite
+        /// Updates and fires of every Output created at the site.
+        public var updates: UInt64
+        /// Outputs created at the site that were updated at least once.
+        public var outputs: UInt64
+    }
+
+    public var events: UInt64
+    /// Events by kind name (`updated`, `bound`, …), every kind present, in trace-format order.
+    public var eventsByKind: [(kind: String, count: UInt64)]
+    /// Outputs created (or announced) by kind, kinds with none left out.
+    public var outputsByKind: [(kind: OutputKind, count: UInt64)]
+    /// The busiest creation sites, most updates first (at most 10).
+    public var topSites: [SiteActivity]
+    /// Nanoseconds from the first event to the last.
+    public var duration: UInt64
+    public var threads: UInt32
+    /// Outputs alive and subscriptions bound when the trace ended.
+    public var liveOutputs: Int
+    public var boundSubscriptions: Int
+    /// The trace ended with the end record of a recording that stopped normally.
+    public var isComplete: Bool
+    public var findingsByKind: [(kind: Finding.Kind, count: Int)]
+    public var traceErrors: Int
+
+    public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {
+        lhs.events == rhs.events && lhs.eventsByKind.elementsEqual(rhs.eventsByKind, by: ==)
+            && lhs.outputsByKind.elementsEqual(rhs.outputsByKind, by: ==) && lhs.topSites == rhs.topSites
+            && lhs.duration == rhs.duration && lhs.threads == rhs.threads && lhs.liveOutputs == rhs.liveOutputs
+            && lhs.boundSubscriptions == rhs.boundSubscriptions && lhs.isComplete == rhs.isComplete
+            && lhs.findingsByKind.elementsEqual(rhs.findingsByKind, by: ==) && lhs.traceErrors == rhs.traceErrors
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(events)
+        hasher.combine(topSites)
+    }
+}
+
+extension Replay {
+    /// The summary of everything applied so far.
+    public func summary(isComplete: Bool, findings: [Finding]) -> TraceSummary {
+        var bySite = statistics.updatesBySite
+        for node in outputTable.values where node.updateCount > 0 {
+            bySite[node.site, default: (0, 0)].updates &+= node.updateCount
+            bySite[node.site, default: (0, 0)].outputs &+= 1
+        }
+        let top = bySite.map { TraceSummary.SiteActivity(site: $0.key, updates: $0.value.updates, outputs: $0.value.outputs) }
+            .sorted { ($1.updates, $0.site) < ($0.updates, $1.site) }
+            .prefix(10)
+        let kinds = TraceStatistics.eventKindNames.indices.compactMap { index in
+            statistics.eventsByKind[index] > 0
+                ? (TraceStatistics.eventKindNames[index], statistics.eventsByKind[index]) : nil
+        }
+        let outputs = OutputKind.allCases.compactMap { kind in
+            statistics.outputsByKind[Int(kind.rawValue)] > 0 ? (kind, statistics.outputsByKind[Int(kind.rawValue)]) : nil
+        }
+        var findingCounts: [Finding.Kind: Int] = [:]
+        for finding in findings { findingCounts[finding.kind, default: 0] += 1 }
+        return TraceSummary(
+            events: statistics.events, eventsByKind: kinds, outputsByKind: outputs, topSites: Array(top),
+            duration: statistics.firstTime.map { statistics.lastTime >= $0 ? statistics.lastTime - $0 : 0 } ?? 0,
+            threads: statistics.threads, liveOutputs: outputTable.count, boundSubscriptions: subscriptionTable.count,
+            isComplete: isComplete,
+            findingsByKind: Finding.Kind.allCases.compactMap { kind in findingCounts[kind].map { (kind, $0) } },
+            traceErrors: errorCount)
+    }
+}

@@ -1,0 +1,441 @@
+import Bind
+import BindTraceModel
+
+/// Rebuilds the binding graph event by event, as it was at every moment of a trace.
+///
+/// Feed it the events of a trace in order with ``apply(_:)``; between two events, query the state
+/// (``outputs``, ``subscriptions``, ``edges``, ``snapshot()``); call ``finish()`` after the last
+/// event to get the findings. Inconsistencies become ``errors``, never crashes.
+///
+/// ```swift
+/// let replay = Replay()
+/// let reader = try TraceReader(path: "app.trace")
+/// while let event = try reader.next() {
+///     replay.apply(event)
+///     if event.sequence == 1200 { print(replay.snapshot().outputs.count, "Outputs alive at #1200") }
+/// }
+/// let findings = replay.finish()
+/// ```
+///
+/// Causes give exact nesting: each thread has a stack of open frames (updates, fires and binds still
+/// delivering). An event caused by frame *P* closes the frames above *P*; an event without a cause
+/// closes every frame of its thread. ``lastDepth`` is the nesting of the latest event.
+///
+/// - Complexity: memory proportional to what is alive at once (Outputs, subscriptions, open frames,
+///   scopes something alive belongs to), not to the trace's length. Each event costs O(1) expected,
+///   except bounded scans on rare events (feedback loops, releases with edges).
+public final class Replay {
+    public let options: AnalysisOptions
+    /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).
+    public private(set) var errors: [TraceError] = []
+    /// Every inconsistency found, including those not kept in ``errors``.
+    public private(set) var errorCount = 0
+    // Hot state: exclusivity is not checked at run time (the replay is single-threaded and never
+    // re-enters itself); the checks cost a fifth of the replay.
+    /// The sequence number of the latest event applied.
+    @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
+    /// How deep the latest event is nested in deliveries on its thread (0: top level).
+    @exclusivity(unchecked) public private(set) var lastDepth = 0
+    /// Counts and durations for ``TraceSummary``.
+    @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
+
+    @exclusivity(unchecked) var outputTable: [UInt64: OutputNode] = [:]
+    @exclusivity(unchecked) var subscriptionTable: [UInt64: SubscriptionNode] = [:]
+    /// Open scopes, and placeholders for scopes that began before the recording.
+    var scopeTable: [UInt64: ScopeNode] = [:]
+    /// Released Outputs and outputs released while kept (``AnalysisOptions/keepsReleasedOutputs``).
+    var releasedOutputs = IDHistory()
+    var keptReleased: [UInt64: OutputNode] = [:]
+    var endedSubscriptions = IDHistory()
+    /// Open frames, indexed by thread number.
+    @exclusivity(unchecked) var stacks: [[Frame]] = []
+
+    var feedbackCycles = FeedbackCycleFinder()
+    var duplicateBindings = DuplicateBindingFinder()
+    var danglingBinders = DanglingBinderFinder()
+    var structuralCycles = StructuralCycleFinder()
+    private var finished: [Finding]?
+
+    public init(options: AnalysisOptions = AnalysisOptions()) {
+        self.options = options
+    }
+
+    // MARK: - Applying events
+
+    /// Applies one event: the state becomes the one right after it.
+    ///
+    /// Events must come in trace order (increasing sequence numbers).
+    // Hot path: one table lookup for most events, no allocation for updates and fires.
+    public func apply(_ event: TraceEvent) {
+        lastSequence = event.sequence
+        statistics.count(event)
+        switch event.kind {
+        case .updated(let output, let cause, let preview), .fired(let output, let cause, let preview):
+            applyUpdate(output: output, cause: cause, preview: preview, event: event)
+        case .bound(let binding):
+            applyBound(binding, event: event)
+        case .unbound(let subscription, let reason, let cause):
+            // The recorder writes the unbinds of a released Output with no cause: they say nothing of nesting.
+            if reason != .outputReleased { enter(cause, event: event) } else { lastDepth = 0 }
+            applyUnbound(subscription, reason: reason, event: event)
+        case .outputCreated(let creation):
+            if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
+            applyCreated(creation, event: event)
+        case .released(let output):
+            lastDepth = 0
+            applyReleased(output, event: event)
+        case .edge(let source, let derived, let operation):
+            lastDepth = 0
+            applyEdge(source: source, derived: derived, operation: operation, event: event)
+        case .innerSwitch(let flatMap, let inner):
+            lastDepth = 0
+            applyInnerSwitch(flatMap: flatMap, inner: inner, event: event)
+        case .dangling(let subscription):
+            lastDepth = 0
+            applyDangling(subscription, event: event)
+        case .scopeBegan(let id, let parent, let name, let site):
+            lastDepth = 0
+            applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
+        case .scopeEnded(let id):
+            lastDepth = 0
+            if let scope = scopeTable.removeValue(forKey: id) { scope.endedAt = event.sequence }
+        case .mark:
+            lastDepth = 0
+        case .labeled(let output, let label):
+            lastDepth = 0
+            if let node = liveOutput(output, event: event) { node.label = label }
+        }
+    }
+
+    /// Ends the trace and returns every finding, sorted by site. Call once, after the last event.
+    public func finish() -> [Finding] {
+        if let finished { return finished }
+        var findings: [Finding] = []
+        let kinds = options.kinds
+        if kinds.contains(.leakedOutput) || kinds.contains(.leakedSubscription) {
+            findings += LeakFinder(replay: self).findings()
+        }
+        if kinds.contains(.duplicateBinding) { findings += duplicateBindings.findings() }
+        if kinds.contains(.danglingBinder) { findings += danglingBinders.findings() }
+        if kinds.contains(.feedbackCycle) { findings += feedbackCycles.findings() }
+        if kinds.contains(.structuralCycle) { findings += structuralCycles.findings }
+        findings = findings.filter { kinds.contains($0.kind) }
+        findings.sort(by: Finding.siteOrder)
+        finished = findings
+        return findings
+    }
+
+    // MARK: - Frames
+
+    /// Closes the frames of the event's thread that have finished, checking that its cause is open.
+    @inline(__always)
+    private func enter(_ cause: TraceCause?, event: TraceEvent) {
+        let thread = Int(event.thread)
+        if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread + 1 - stacks.count)) }
+        guard let cause else {
+            if !stacks[thread].isEmpty { closeAll(thread) }
+            lastDepth = 0
+            return
+        }
+        while let top = stacks[thread].last, top.sequence != cause.event {
+            close(stacks[thread].removeLast())
+        }
+        if stacks[thread].isEmpty {
+            record(
+                .causeNotOpen, event,
+                "its cause, event #\(cause.event) (delivering to subscription \(cause.subscription)), "
+                    + "is not an update, fire or bind still running on thread \(event.thread)")
+        }
+        lastDepth = stacks[thread].count
+    }
+
+    private func closeAll(_ thread: Int) {
+        while let frame = stacks[thread].popLast() { close(frame) }
+    }
+
+    @inline(__always)
+    private func close(_ frame: Frame) {
+        if frame.kind == .update, let output = frame.output { output.openFrames -= 1 }
+    }
+
+    private func push(_ frame: Frame, thread: UInt32) {
+        if frame.kind == .update, let output = frame.output { output.openFrames += 1 }
+        stacks[Int(thread)].append(frame)
+    }
+
+    // MARK: - Events
+
+    private func applyUpdate(output: UInt64, cause: TraceCause?, preview: String?, event: TraceEvent) {
+        enter(cause, event: event)
+        let node = liveOutput(output, event: event)
+        if let node {
+            node.updateCount &+= 1
+            if let preview { node.lastPreview = preview }
+            // Feedback: this Output's own update is still open on this thread.
+            if node.openFrames > 0, let cause, options.kinds.contains(.feedbackCycle) {
+                feedbackCycles.check(
+                    node, cause: cause, stack: stacks[Int(event.thread)], sequence: event.sequence, replay: self)
+            }
+        }
+        push(
+            Frame(
+                sequence: event.sequence, kind: .update, output: node, outputID: output,
+                causeSubscription: cause?.subscription ?? 0, boundSubscription: 0),
+            thread: event.thread)
+    }
+
+    private func applyBound(_ binding: TraceEvent.Binding, event: TraceEvent) {
+        if binding.preexisting {
+            lastDepth = 0
+            // A capture starting during a file recording announces again what is already known.
+            if subscriptionTable[binding.subscription] != nil { return }
+        } else {
+            enter(binding.cause, event: event)
+            push(
+                Frame(
+                    sequence: event.sequence, kind: .bind, output: outputTable[binding.output],
+                    outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
+                    boundSubscription: binding.subscription),
+                thread: event.thread)
+            if subscriptionTable[binding.subscription] != nil {
+                record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
+                return
+            }
+        }
+        if endedSubscriptions.contains(binding.subscription) {
+            record(
+                .reusedSubscriptionID, event,
+                "subscription \(binding.subscription) is bound again after it was unbound")
+        }
+        let outputNode = liveOutput(binding.output, event: event)
+        let scope = scopeNode(binding.scope, event: event)
+        let node = SubscriptionNode(
+            binding, outputNode: outputNode, scope: scope, boundAt: event.sequence,
+            inFocus: isInFocus(scope))
+        subscriptionTable[binding.subscription] = node
+        outputNode?.boundCount += 1
+        if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
+    }
+
+    private func applyUnbound(_ subscription: UInt64, reason: UnbindReason, event: TraceEvent) {
+        guard let node = subscriptionTable.removeValue(forKey: subscription) else {
+            let detail =
+                endedSubscriptions.contains(subscription)
+                ? "which was already unbound" : "which the trace never bound"
+            record(.unknownSubscription, event, "unbind (\(reason)) of subscription \(subscription), \(detail)")
+            return
+        }
+        endedSubscriptions.insert(subscription)
+        node.unboundAt = event.sequence
+        node.outputNode?.boundCount -= 1
+        if node.bindingGroup != nil { duplicateBindings.unbound(node) }
+    }
+
+    private func applyCreated(_ creation: TraceEvent.OutputCreation, event: TraceEvent) {
+        if let existing = outputTable[creation.output] {
+            if creation.preexisting {
+                // Announced again (a new capture during a file recording): not a new Output.
+                if let label = creation.label { existing.label = label }
+            } else {
+                record(.reusedOutputID, event, "Output \(creation.output) is created again while alive")
+            }
+            return
+        }
+        if releasedOutputs.contains(creation.output) {
+            record(.reusedOutputID, event, "Output \(creation.output) is created again after its release")
+            keptReleased[creation.output] = nil
+        }
+        let scope = scopeNode(creation.scope, event: event)
+        let node = OutputNode(creation, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
+        outputTable[creation.output] = node
+        statistics.created(creation.kind)
+    }
+
+    private func applyReleased(_ output: UInt64, event: TraceEvent) {
+        guard let node = liveOutput(output, event: event) else { return }
+        outputTable[output] = nil
+        releasedOutputs.insert(output)
+        node.releasedAt = event.sequence
+        statistics.released(node)
+        if node.boundCount > 0 {
+            record(
+                .releasedWhileBound, event,
+                "Output \(output) is released with \(node.boundCount) subscription(s) still bound")
+            for (id, subscription) in subscriptionTable where subscription.output == output {
+                subscriptionTable[id] = nil
+                endedSubscriptions.insert(id)
+                if subscription.bindingGroup != nil { duplicateBindings.unbound(subscription) }
+            }
+            node.boundCount = 0
+        }
+        if options.keepsReleasedOutputs {
+            keptReleased[output] = node
+            return
+        }
+        for edge in node.incoming { outputTable[edge.source]?.outgoing.removeAll { $0.derived == output } }
+        for edge in node.outgoing {
+            if let derived = outputTable[edge.derived] {
+                derived.incoming.removeAll { $0.source == output }
+            }
+        }
+        node.incoming = []
+        node.outgoing = []
+    }
+
+    private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: TraceEvent) {
+        guard let sourceNode = liveOutput(source, event: event), let derivedNode = liveOutput(derived, event: event)
+        else { return }
+        guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else { return }
+        let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
+        sourceNode.outgoing.append(edge)
+        derivedNode.incoming.append(edge)
+        if options.kinds.contains(.structuralCycle) {
+            structuralCycles.check(edge, replay: self, sequence: event.sequence)
+        }
+    }
+
+    private func applyInnerSwitch(flatMap: UInt64, inner: UInt64, event: TraceEvent) {
+        guard let flatMapNode = liveOutput(flatMap, event: event), let innerNode = liveOutput(inner, event: event)
+        else { return }
+        // The previous current inner becomes a past inner.
+        for index in flatMapNode.incoming.indices where flatMapNode.incoming[index].role == .currentInner {
+            let previous = flatMapNode.incoming[index].source
+            flatMapNode.incoming[index].role = .pastInner
+            if let previousNode = outputTable[previous] {
+                previousNode.setRole(.pastInner, toward: flatMap)
+                if previousNode.innerOf == flatMap { previousNode.innerOf = 0 }
+            }
+        }
+        innerNode.innerOf = flatMap
+        if let index = flatMapNode.incoming.firstIndex(where: { $0.source == inner && $0.role == .pastInner }) {
+            flatMapNode.incoming[index].role = .currentInner
+            innerNode.setRole(.currentInner, toward: flatMap)
+            return
+        }
+        let edge = EdgeState(source: inner, derived: flatMap, operation: .flatMap, role: .currentInner)
+        innerNode.outgoing.append(edge)
+        flatMapNode.incoming.append(edge)
+        if options.kinds.contains(.structuralCycle) {
+            structuralCycles.check(edge, replay: self, sequence: event.sequence)
+        }
+    }
+
+    private func applyDangling(_ subscription: UInt64, event: TraceEvent) {
+        guard let node = subscriptionTable[subscription] else {
+            record(
+                .unknownSubscription, event,
+                "delivery to a gone Binder target through subscription \(subscription), which is not bound")
+            return
+        }
+        node.danglingDeliveries &+= 1
+        if node.firstDangling == 0 {
+            node.firstDangling = event.sequence
+            // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
+            let stack = Int(event.thread) < stacks.count ? stacks[Int(event.thread)] : []
+            node.firstDanglingUpdate =
+                stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
+        }
+        if options.kinds.contains(.danglingBinder) { danglingBinders.delivered(node, sequence: event.sequence) }
+    }
+
+    private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: TraceEvent) {
+        if scopeTable[id] != nil {
+            record(.reusedScopeID, event, "scope \(id) ('\(name)') begins again while open")
+        }
+        let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
+        scopeTable[id] = ScopeNode(
+            id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
+            inFocus: options.focusScope == id || parentNode?.inFocus == true)
+    }
+
+    // MARK: - Lookups
+
+    /// The live Output `id`, or `nil` with a trace error naming what is wrong with it.
+    @inline(__always)
+    func liveOutput(_ id: UInt64, event: TraceEvent) -> OutputNode? {
+        if let node = outputTable[id] { return node }
+        if releasedOutputs.contains(id) {
+            record(.releasedOutput, event, "\(event.kind.name) of Output \(id) after its release")
+        } else {
+            record(.unknownOutput, event, "\(event.kind.name) of Output \(id), which the trace never created")
+        }
+        return nil
+    }
+
+    /// The scope `id` (nil for 0); a scope that began before the recording gets a placeholder.
+    private func scopeNode(_ id: UInt64, event: TraceEvent) -> ScopeNode? {
+        guard id != 0 else { return nil }
+        if let scope = scopeTable[id] { return scope }
+        let placeholder = ScopeNode(
+            id: id, parent: nil, name: "scope \(id)", site: nil, beganAt: 0, inFocus: options.focusScope == id)
+        scopeTable[id] = placeholder
+        return placeholder
+    }
+
+    private func isInFocus(_ scope: ScopeNode?) -> Bool {
+        guard options.focusScope != nil else { return true }
+        return scope?.inFocus == true
+    }
+
+    func record(_ kind: TraceError.Kind, _ event: TraceEvent, _ message: @autoclosure () -> String) {
+        errorCount += 1
+        guard errors.count < options.maximumTraceErrors else { return }
+        errors.append(TraceError(kind: kind, sequence: event.sequence, offset: event.offset, message: message()))
+    }
+
+    func output(id: UInt64) -> OutputNode? { outputTable[id] }
+    func subscription(id: UInt64) -> SubscriptionNode? { subscriptionTable[id] }
+
+    // MARK: - State
+
+    /// The Output `id` as it is now (released ones only with ``AnalysisOptions/keepsReleasedOutputs``).
+    public func outputState(_ id: UInt64) -> OutputState? {
+        (outputTable[id] ?? keptReleased[id])?.state
+    }
+
+    /// The subscription `id`, while it is bound.
+    public func subscriptionState(_ id: UInt64) -> SubscriptionState? {
+        subscriptionTable[id]?.state
+    }
+
+    /// How many Outputs are alive now.
+    public var liveOutputCount: Int { outputTable.count }
+    /// How many subscriptions are bound now.
+    public var boundSubscriptionCount: Int { subscriptionTable.count }
+
+    /// The whole graph as it is now.
+    /// - Complexity: O(*n* log *n*) in what is alive.
+    public func snapshot() -> GraphState {
+        var outputs = outputTable.values.map(\.state)
+        outputs += keptReleased.values.map(\.state)
+        outputs.sort { $0.id < $1.id }
+        var edges: [EdgeState] = []
+        for node in outputTable.values { edges += node.outgoing }
+        for node in keptReleased.values { edges += node.outgoing }
+        edges.sort { ($0.source, $0.derived, $0.role.rawValue) < ($1.source, $1.derived, $1.role.rawValue) }
+        var scopes: [UInt64: ScopeNode] = scopeTable
+        for node in outputTable.values { node.scope.map { addScope($0, to: &scopes) } }
+        for node in subscriptionTable.values { node.scope.map { addScope($0, to: &scopes) } }
+        return GraphState(
+            sequence: lastSequence, outputs: outputs,
+            subscriptions: subscriptionTable.values.map(\.state).sorted { $0.id < $1.id }, edges: edges,
+            scopes: scopes.values.map(\.state).sorted { $0.id < $1.id })
+    }
+
+    private func addScope(_ scope: ScopeNode, to scopes: inout [UInt64: ScopeNode]) {
+        var current: ScopeNode? = scope
+        while let node = current, scopes[node.id] == nil {
+            scopes[node.id] = node
+            current = node.parent
+        }
+    }
+}
+
+extension OutputNode {
+    /// Sets the role of this node's outgoing inner edge to `flatMap`.
+    func setRole(_ role: EdgeState.Role, toward flatMap: UInt64) {
+        for index in outgoing.indices where outgoing[index].derived == flatMap && outgoing[index].role != .operator {
+            outgoing[index].role = role
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import BindAnalysis
+
+/// Everything a report shows, already computed from a trace.
+///
+/// The writers only render: whoever reads the trace (the `bind-trace` command line, a test) fills
+/// this in. Every string in it may come from the trace and is treated as untrusted text.
+///
+/// ```swift
+/// var content = ReportContent(title: "Sign-in", traceFile: "app.trace")
+/// content.summary = [.init(label: "events", value: "1,204")]
+/// content.findings = findings
+/// try ReportWriter.write(content, to: "report")
+/// ```
+public struct ReportContent: Sendable {
+    /// The page's heading.
+    public var title: String
+    /// The trace the report was made from, as the user named it.
+    public var traceFile: String
+    /// Figures shown at the top: events, Outputs, subscriptions, duration, ….
+    public var summary: [SummaryFigure]
+    /// The findings, in the order they are shown.
+    public var findings: [Finding]
+    /// The graph as an SVG document (rendered by BindGraph), or `nil` when there is none.
+    public var graphSVG: String?
+    /// One row per labelled or busy Output for the marble timeline.
+    public var timeline: [TimelineRow]
+    /// The events shown in the event table (already bounded, see ``EventTable/Builder``).
+    public var events: EventTable
+
+    public init(
+        title: String, traceFile: String, summary: [SummaryFigure] = [], findings: [Finding] = [],
+        graphSVG: String? = nil, timeline: [TimelineRow] = [], events: EventTable = EventTable()
+    ) {
+        self.title = title
+        self.traceFile = traceFile
+        self.summary = summary
+        self.findings = findings
+        self.graphSVG = graphSVG
+        self.timeline = timeline
+        self.events = events
+    }
+}
+
+/// A labelled figure of the summary: `events` → `1,204`.
+public struct SummaryFigure: Hashable, Sendable {
+    public var label: String
+    public var value: String
+
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// The updates of one Output, for one row of the marble timeline.
+public struct TimelineRow: Hashable, Sendable {
+    /// One update or fire.
+    public struct Update: Hashable, Sendable {
+        /// Nanoseconds since the trace started.
+        public var time: UInt64
+        public var sequence: UInt64
+        /// A short rendering of the value, when the trace recorded one.
+        public var preview: String?
+
+        public init(time: UInt64, sequence: UInt64, preview: String? = nil) {
+            self.time = time
+            self.sequence = sequence
+            self.preview = preview
+        }
+    }
+
+    /// The Output's label, or a name made from its kind and site.
+    public var name: String
+    /// The Output's kind as a word: `output`, `relay`, `map`, ….
+    public var kind: String
+    /// The updates kept for drawing; may be a sample of ``totalUpdates``.
+    public var updates: [Update]
+    /// How many updates the Output had in the trace (at least `updates.count`).
+    public var totalUpdates: Int
+
+    public init(name: String, kind: String, updates: [Update], totalUpdates: Int? = nil) {
+        self.name = name
+        self.kind = kind
+        self.updates = updates
+        self.totalUpdates = max(totalUpdates ?? updates.count, updates.count)
+    }
+}
+
+/// One row of the event table.
+public struct EventRow: Hashable, Sendable {
+    public var sequence: UInt64
+    /// Nanoseconds since the trace started.
+    public var time: UInt64
+    public var thread: UInt32
+    /// The event's name: `bound`, `updated`, ….
+    public var kind: String
+    /// What happened, in words: `output 12 'email' updated to "a@b"`.
+    public var description: String
+
+    public init(sequence: UInt64, time: UInt64, thread: UInt32, kind: String, description: String) {
+        self.sequence = sequence
+        self.time = time
+        self.thread = thread
+        self.kind = kind
+        self.description = description
+    }
+}

@@ -1,0 +1,163 @@
+/// The report page's only style sheet and only script, inlined so the file works offline.
+///
+/// The Content-Security-Policy allows exactly these two by hash: nothing from the trace can add
+/// another script or style, and no inline `style=` or event-handler attribute runs.
+enum HTMLAssets {
+    static let style = """
+
+        :root { --ink: #1c2430; --muted: #5f6b7a; --line: #dfe3ea; --paper: #ffffff; --wash: #f5f7fa;
+          --accent: #2f6fde; --error: #c62828; --error-wash: #fdecea; --warning: #a15c00; --warning-wash: #fff4e0;
+          --ok: #2e7d32; --ok-wash: #e8f5e9; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+          sans-serif; color: var(--ink); background: var(--wash); }
+        code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace;
+          font-size: 12.5px; }
+        header { background: #17202c; color: #fff; padding: 18px 32px; }
+        header h1 { margin: 0; font-size: 20px; font-weight: 600; }
+        header .subtitle { color: #aab6c5; margin-top: 4px; }
+        header code { color: #dbe6f3; }
+        nav { display: flex; gap: 18px; padding: 0 32px; background: #fff; border-bottom: 1px solid var(--line);
+          position: sticky; top: 0; z-index: 2; }
+        nav a { color: var(--muted); text-decoration: none; padding: 10px 0; border-bottom: 2px solid transparent; }
+        nav a:hover { color: var(--ink); border-bottom-color: var(--accent); }
+        main { max-width: 1280px; margin: 0 auto; padding: 20px 32px 48px; }
+        section { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px;
+          margin-bottom: 20px; }
+        h2 { font-size: 16px; margin: 0 0 12px; display: flex; align-items: baseline; gap: 10px; }
+        h2 .count { color: var(--muted); font-weight: 400; font-size: 13px; }
+        .note { color: var(--muted); font-size: 13px; margin: 4px 0 12px; }
+        .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
+        .figure { border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; background: var(--wash); }
+        .figure .value { font-size: 20px; font-weight: 600; overflow-wrap: anywhere; }
+        .figure .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+        .verdict { display: inline-block; border-radius: 999px; padding: 2px 10px; font-size: 12px; font-weight: 600; }
+        .verdict.error { background: var(--error-wash); color: var(--error); }
+        .verdict.warning { background: var(--warning-wash); color: var(--warning); }
+        .verdict.ok { background: var(--ok-wash); color: var(--ok); }
+        .finding { border: 1px solid var(--line); border-left: 4px solid var(--warning); border-radius: 6px;
+          padding: 10px 14px; margin: 10px 0; }
+        .finding.error { border-left-color: var(--error); }
+        .finding .head { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+        .finding .kind { font-weight: 600; }
+        .finding .message { margin: 6px 0; overflow-wrap: anywhere; }
+        .finding .site { color: var(--accent); }
+        .finding ul { margin: 4px 0; padding-left: 20px; color: var(--muted); }
+        .finding .explanation { color: var(--muted); font-size: 13px; margin-top: 6px; }
+        .graph-tools { display: flex; gap: 6px; margin-bottom: 8px; }
+        button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 5px; padding: 3px 10px;
+          cursor: pointer; }
+        button:hover { border-color: var(--accent); }
+        #graph-viewport { position: relative; height: 520px; overflow: hidden; border: 1px solid var(--line);
+          border-radius: 6px; background: #fff; cursor: grab; touch-action: none; }
+        #graph-viewport.dragging { cursor: grabbing; }
+        #graph-image { position: absolute; left: 0; top: 0; transform-origin: 0 0; max-width: none;
+          user-select: none; -webkit-user-drag: none; }
+        .timeline { width: 100%; border-collapse: collapse; }
+        .timeline td { padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: middle; }
+        .timeline .name { width: 240px; overflow-wrap: anywhere; }
+        .timeline .name small { color: var(--muted); display: block; }
+        .timeline .lane { width: auto; }
+        .timeline svg { display: block; width: 100%; height: 30px; }
+        .lane-line { stroke: #c5ccd6; stroke-width: 1; }
+        .marble { fill: #5b8def; stroke: #1f4fb0; stroke-width: 1; }
+        .marble.bucket { fill: #f2a93b; stroke: #9a5b00; }
+        .marble-count { font: 10px system-ui, sans-serif; fill: #fff; text-anchor: middle; dominant-baseline: central;
+          pointer-events: none; }
+        .axis text { font: 10px system-ui, sans-serif; fill: var(--muted); }
+        .axis line { stroke: var(--line); }
+        .controls { display: flex; gap: 8px; margin-bottom: 8px; align-items: center; flex-wrap: wrap; }
+        input[type=search], select { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 5px; }
+        input[type=search] { min-width: 280px; }
+        .table-wrap { max-height: 560px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
+        table.events { width: 100%; border-collapse: collapse; }
+        table.events th { position: sticky; top: 0; background: var(--wash); text-align: left; font-weight: 600;
+          border-bottom: 1px solid var(--line); padding: 5px 8px; }
+        table.events td { padding: 3px 8px; border-bottom: 1px solid #eef1f5; vertical-align: top; }
+        table.events td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        table.events td.desc { overflow-wrap: anywhere; }
+        table.events tr.gap td { text-align: center; color: var(--muted); background: var(--wash); font-style: italic; }
+        footer { color: var(--muted); font-size: 12px; text-align: center; padding: 12px; }
+
+        """
+
+    static let script = """
+
+        (function () {
+          "use strict";
+          var viewport = document.getElementById("graph-viewport");
+          var image = document.getElementById("graph-image");
+          if (viewport && image) {
+            var scale = 1, x = 0, y = 0, drag = null;
+            var apply = function () {
+              image.style.transform = "translate(" + x + "px," + y + "px) scale(" + scale + ")";
+              viewport.setAttribute("data-scale", scale.toFixed(3));
+            };
+            var reset = function () {
+              var width = image.naturalWidth || image.width || 1, height = image.naturalHeight || image.height || 1;
+              scale = Math.min(1, (viewport.clientWidth - 16) / width, (viewport.clientHeight - 16) / height);
+              x = (viewport.clientWidth - width * scale) / 2;
+              y = (viewport.clientHeight - height * scale) / 2;
+              apply();
+            };
+            var zoomAt = function (factor, px, py) {
+              var next = Math.min(40, Math.max(0.02, scale * factor));
+              x = px - (px - x) * (next / scale);
+              y = py - (py - y) * (next / scale);
+              scale = next;
+              apply();
+            };
+            var zoomCenter = function (factor) { zoomAt(factor, viewport.clientWidth / 2, viewport.clientHeight / 2); };
+            viewport.addEventListener("wheel", function (event) {
+              event.preventDefault();
+              var box = viewport.getBoundingClientRect();
+              zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
+            }, { passive: false });
+            viewport.addEventListener("pointerdown", function (event) {
+              drag = { x: event.clientX - x, y: event.clientY - y };
+              viewport.setPointerCapture(event.pointerId);
+              viewport.classList.add("dragging");
+            });
+            viewport.addEventListener("pointermove", function (event) {
+              if (!drag) { return; }
+              x = event.clientX - drag.x;
+              y = event.clientY - drag.y;
+              apply();
+            });
+            var endDrag = function () { drag = null; viewport.classList.remove("dragging"); };
+            viewport.addEventListener("pointerup", endDrag);
+            viewport.addEventListener("pointercancel", endDrag);
+            document.getElementById("graph-zoom-in").addEventListener("click", function () { zoomCenter(1.25); });
+            document.getElementById("graph-zoom-out").addEventListener("click", function () { zoomCenter(0.8); });
+            document.getElementById("graph-reset").addEventListener("click", reset);
+            if (image.complete) { reset(); } else { image.addEventListener("load", reset); }
+          }
+
+          var filter = document.getElementById("event-filter");
+          var kind = document.getElementById("event-kind");
+          var status = document.getElementById("event-status");
+          var table = document.getElementById("event-rows");
+          if (filter && kind && status && table) {
+            var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-kind]"));
+            var gaps = Array.prototype.slice.call(table.querySelectorAll("tr.gap"));
+            var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+            var update = function () {
+              var query = filter.value.trim().toLowerCase(), wanted = kind.value, shown = 0;
+              rows.forEach(function (row, index) {
+                var match = (!wanted || row.getAttribute("data-kind") === wanted) &&
+                  (!query || texts[index].indexOf(query) >= 0);
+                row.hidden = !match;
+                if (match) { shown += 1; }
+              });
+              gaps.forEach(function (gap) { gap.hidden = Boolean(query || wanted); });
+              status.textContent = shown + " of " + rows.length + " rows shown";
+            };
+            filter.addEventListener("input", update);
+            kind.addEventListener("change", update);
+            update();
+          }
+          document.body.setAttribute("data-script", "ran");
+        })();
+
+        """
+}

@@ -1,0 +1,73 @@
+import BindAnalysis
+
+/// Renders `junit.xml`: each finding kind is a check that CI systems show as tests.
+///
+/// Each kind becomes a `<testsuite>`. A kind without findings has one passing test case; a kind
+/// with findings has one failing test case per finding (most JUnit consumers show only one
+/// `<failure>` per test case), named by its site and carrying `file` and `line` attributes.
+struct JUnitReport {
+    let content: ReportContent
+
+    func render() -> String {
+        let byKind = Dictionary(grouping: content.findings, by: \.kind)
+        let kinds = Finding.Kind.allCases
+        let total = kinds.reduce(0) { $0 + max(1, byKind[$1]?.count ?? 0) }
+        let failures = content.findings.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for kind in kinds {
+            let findings = byKind[kind] ?? []
+            xml += "  <testsuite name=\"\(XMLText.escape(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
+            xml += "failures=\"\(findings.count)\" errors=\"0\" skipped=\"0\">\n"
+            xml += "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
+            if findings.isEmpty {
+                xml += "    <testcase classname=\"bind-trace.\(kind.rawValue)\" name=\"no \(kind.rawValue)\"/>\n"
+                xml += "  </testsuite>\n"
+                continue
+            }
+            for finding in findings {
+                let site = finding.site?.description ?? "unknown site"
+                var attributes = "classname=\"bind-trace.\(kind.rawValue)\" name=\"\(XMLText.escape("\(kind.rawValue) at \(site)"))\""
+                if let file = finding.site?.file, let line = finding.site?.line {
+                    attributes += " file=\"\(XMLText.escape(file))\" line=\"\(line)\""
+                }
+                xml += "    <testcase \(attributes)>\n"
+                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(XMLText.escape(finding.message))\">"
+                var body = finding.compilerStyle
+                for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }
+                body += "\n\(kind.explanation)"
+                xml += XMLText.escape(body)
+                xml += "</failure>\n    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+}
+
+/// Escaping for XML 1.0 text and attribute values.
+enum XMLText {
+    /// `text` safe as element content or a double-quoted attribute; characters XML 1.0 forbids
+    /// (most control characters) become U+FFFD, since not even a character reference may carry them.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            // Attribute values normalise raw newlines and tabs to spaces: keep them as references.
+            case "\n": result += "&#10;"
+            case "\r": result += "&#13;"
+            case "\t": result += "&#9;"
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,107 @@
+import BindAnalysis
+import Testing
+
+/// Runs a test while recording its bindings, and records an issue for every leak it left behind.
+///
+/// Each issue points at the line that bound the leaked subscription or created the leaked
+/// Output, so the failure shows on the offending line in an IDE. Use it on a test or a suite:
+///
+/// ```swift
+/// @Test(.bindingLeakCheck) func cellUnbindsOnReuse() { … }
+///
+/// @Suite(.bindingLeakCheck(accepting: [.init(kind: .leakedSubscription, site: "App/Cell.swift:42")]))
+/// struct CellTests { … }
+/// ```
+///
+/// What counts: whatever the test body binds or creates that is still bound (to a live Output) or
+/// alive when the body returns. Only a build with the `Tracing` trait can see bindings: in any
+/// other build the check records a warning that it checked nothing (see ``UntracedBuildPolicy``).
+public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Findings that are known and not reported.
+    public var accepted: [AcceptedFinding]
+    /// What to do in a build that cannot record.
+    public var untraced: UntracedBuildPolicy
+
+    public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn) {
+        self.accepted = accepted
+        self.untraced = untraced
+    }
+
+    /// Applied to every test in a suite it is attached to.
+    public var isRecursive: Bool { true }
+
+    public var comments: [Comment] { ["Checked for leaked bindings"] }
+
+    /// Scopes each test case (each run of a test function), never a suite as a whole.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> BindingLeakCheckTrait? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let recording = try await withoutActuallyEscaping(function) { function in
+            try await AsyncCapture.capture("test \(test.name)", function)
+        }
+        report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: test.sourceLocation)
+    }
+
+    /// Records one issue per finding, at its site; `anchor` (the test) for what has no site.
+    func report(_ outcome: LeakCheckOutcome, anchor: SourceLocation) {
+        guard outcome.checked else {
+            let severity: Issue.Severity = untraced.effective == .fail ? .error : .warning
+            Issue.record(Comment(rawValue: LeakCheck.untracedMessage), severity: severity, sourceLocation: anchor)
+            return
+        }
+        if let error = outcome.readError {
+            Issue.record("Binding leak check could not read its own trace: \(error)", sourceLocation: anchor)
+        }
+        for finding in outcome.findings {
+            Issue.record(Comment(rawValue: LeakCheck.describe(finding)), sourceLocation: location(of: finding, near: anchor))
+        }
+    }
+
+    /// The finding's site as a `SourceLocation`, or the test's own when the trace had none.
+    func location(of finding: Finding, near anchor: SourceLocation) -> SourceLocation {
+        guard let site = finding.site else { return anchor }
+        let path =
+            site.file == anchor.fileID
+            ? anchor.filePath : SourcePaths.filePath(for: site.file, near: anchor.filePath)
+        return SourceLocation(fileID: site.file, filePath: path, line: Int(clamping: max(1, site.line)), column: 1)
+    }
+}
+
+extension Trait where Self == BindingLeakCheckTrait {
+    /// Checks the test (or every test of the suite) for leaked bindings; see ``BindingLeakCheckTrait``.
+    public static var bindingLeakCheck: Self { BindingLeakCheckTrait() }
+
+    /// Checks for leaked bindings, not reporting the findings in `accepted`.
+    ///
+    /// - Parameters:
+    ///   - accepted: known findings, by kind and site (`"App/Cell.swift:42"`).
+    ///   - untraced: what to do in a build without the `Tracing` trait (warn by default).
+    public static func bindingLeakCheck(
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn
+    ) -> Self {
+        BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
+    }
+}
+
+/// Runs `body` under the same check as ``BindingLeakCheckTrait``, for part of a test.
+///
+/// Issues are recorded exactly as the trait records them; one with no site is recorded at
+/// `sourceLocation`. Handy to check one step of a longer test, or to expect a known leak:
+///
+/// ```swift
+/// await withKnownIssue("TitleCell leaks until #123 is fixed") {
+///     try await withBindingLeakCheck { reuseCellWithoutUnbinding() }
+/// }
+/// ```
+public func withBindingLeakCheck(
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () async throws -> Void
+) async throws {
+    let trait = BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
+    let recording = try await AsyncCapture.capture("withBindingLeakCheck", body)
+    trait.report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: sourceLocation)
+}

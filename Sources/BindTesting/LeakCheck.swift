@@ -1,0 +1,75 @@
+import BindAnalysis
+import BindTraceModel
+import Bind
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What one leak check saw: the findings to report, and whether anything was checked at all.
+struct LeakCheckOutcome: Sendable {
+    /// `false` in a build without the `Tracing` trait: nothing was recorded, nothing judged.
+    var checked: Bool
+    /// Findings not accepted by the check's options, in trace order.
+    var findings: [Finding]
+    /// Findings the options accepted.
+    var accepted: [Finding]
+    /// A trace that could not be read (a bug in Bind's recorder, reported rather than hidden).
+    var readError: TraceReadError?
+
+    static let unchecked = LeakCheckOutcome(checked: false, findings: [], accepted: [], readError: nil)
+}
+
+/// The shared core of ``BindingLeakCheckTrait`` and `assertNoBindingLeaks`.
+enum LeakCheck {
+    /// The message both front ends give when the build cannot record.
+    static let untracedMessage =
+        "Binding leak check checked nothing: this build has no `Tracing` trait, so no bindings were recorded. "
+        + "Run the tests with `swift test --traits Tracing` (or `make test-tracing`)."
+
+    static var environmentRequiresTracing: Bool {
+        guard let raw = getenv("BIND_LEAK_CHECK_REQUIRE_TRACING") else { return false }
+        let value = String(cString: raw).lowercased()
+        return value == "1" || value == "true" || value == "yes"
+    }
+
+    /// Judges a recording and splits its findings into reported and accepted.
+    static func outcome(of recording: BindTrace.Recording?, accepting accepted: [AcceptedFinding]) -> LeakCheckOutcome {
+        guard let recording else { return .unchecked }
+        let all: [Finding]
+        do {
+            all = try findings(in: recording)
+        } catch {
+            return LeakCheckOutcome(checked: true, findings: [], accepted: [], readError: error)
+        }
+        var outcome = LeakCheckOutcome(checked: true, findings: [], accepted: [], readError: nil)
+        for finding in all {
+            if accepted.contains(where: { $0.accepts(finding) }) {
+                outcome.accepted.append(finding)
+            } else {
+                outcome.findings.append(finding)
+            }
+        }
+        return outcome
+    }
+
+    /// The one place that asks the analysis for findings.
+    ///
+    /// - Note: Interim: uses ``InterimLeakFinder`` until BindAnalysis's replay and leak detection
+    ///   land; then this becomes `TraceAnalyzer.findings(in: recording, scope: recording.scope)`.
+    static func findings(in recording: BindTrace.Recording) throws(TraceReadError) -> [Finding] {
+        try InterimLeakFinder(events: recording.events(), scope: recording.scope).findings()
+    }
+
+    /// The line a finding is reported at, with its related sites and explanation.
+    static func describe(_ finding: Finding) -> String {
+        var text = "\(finding.kind.rawValue): \(finding.message)"
+        for related in finding.related { text += "\n  \(related.site): \(related.note)" }
+        text += "\n  \(finding.kind.explanation)"
+        return text
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The C library's `exit`, out of the way of `ParsableCommand.exit(withError:)`.
+private func processExit(_ status: Int32) -> Never { exit(status) }
+
+/// `bind-trace`: replays a trace recorded by Bind's instrumented build and finds leaks and cycles.
+///
+/// To add a subcommand, add a file under `Commands/` and one line to `subcommands` below.
+@main
+struct BindTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bind-trace",
+        abstract: "Replay a Bind trace and find leaked subscriptions and feedback cycles.",
+        discussion: """
+            Record a trace by running a program built with `--traits Tracing` and BIND_TRACE=app.trace.
+            Findings print as `Module/File.swift:42: warning: leaked-subscription: …`.
+            Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable trace.
+            """,
+        subcommands: [
+            DumpCommand.self,
+            ReplayCommand.self,
+            LeaksCommand.self,
+            CyclesCommand.self,
+            CheckCommand.self,
+            SummaryCommand.self,
+        ]
+    )
+
+    /// Runs the command line with the tool's exit statuses: 2 (not ArgumentParser's 64) for bad usage.
+    static func main() {
+        // A closed pipe (`bind-trace dump app.trace | head`) ends the output quietly, not with a signal.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            StandardOutput.shared.flush()
+        } catch let exit as ExitCode {
+            StandardOutput.shared.flush()
+            Self.exit(exit.rawValue)
+        } catch let failure as ToolFailure {
+            StandardOutput.shared.flush()
+            StandardError.write("bind-trace: \(failure.message)")
+            Self.exit(2)
+        } catch {
+            StandardOutput.shared.flush()
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .success {
+                if !message.isEmpty { StandardOutput.shared.write(message + "\n") }
+                StandardOutput.shared.flush()
+                Self.exit(0)
+            }
+            StandardError.write(message)
+            Self.exit(2)
+        }
+    }
+
+    private static func exit(_ status: Int32) -> Never {
+        processExit(status)
+    }
+}

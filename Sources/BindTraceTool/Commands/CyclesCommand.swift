@@ -1,0 +1,17 @@
+import ArgumentParser
+import BindAnalysis
+
+/// `bind-trace cycles FILE`: feedback cycles and structural cycles.
+struct CyclesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cycles",
+        abstract: "Find feedback cycles (an Output updated again while its update propagates) and structural cycles.",
+        discussion: "Each loop is reported once, at one of its bind calls, with the others as notes.")
+
+    @OptionGroup var arguments: AnalysisArguments
+
+    func run() throws {
+        let result = try arguments.analyze(kinds: [.feedbackCycle, .structuralCycle])
+        try FindingReport(path: arguments.file, result: result).print(format: arguments.format)
+    }
+}

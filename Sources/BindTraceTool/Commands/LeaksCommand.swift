@@ -1,0 +1,23 @@
+import ArgumentParser
+import BindAnalysis
+
+/// `bind-trace leaks FILE`: leaked subscriptions and Outputs, duplicate and dangling bindings.
+struct LeaksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leaks",
+        abstract: "Find leaked subscriptions and Outputs, duplicate bindings and dangling Binders.",
+        discussion: """
+            A subscription bound (or an Output created) inside BindTrace.scope leaked when the scope \
+            ended and it is still bound (alive) when the trace ends. --at-exit also reports what a run \
+            without scopes left behind.
+            """)
+
+    @OptionGroup var arguments: AnalysisArguments
+
+    static let kinds: Set<Finding.Kind> = [.leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder]
+
+    func run() throws {
+        let result = try arguments.analyze(kinds: Self.kinds)
+        try FindingReport(path: arguments.file, result: result).print(format: arguments.format)
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import BindAnalysis
+import BindTraceModel
+
+/// `bind-trace summary FILE`: what the trace holds, in numbers.
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Count events by kind and Outputs by kind, list the busiest sites, and the duration.",
+        discussion: "Exits 0 whatever the findings: run check to gate on them.")
+
+    @OptionGroup var arguments: AnalysisArguments
+
+    func run() throws {
+        let result = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
+        result.reportProblems(path: arguments.file)
+        let summary = result.summary
+        switch arguments.format {
+        case .json:
+            var report = FindingReport(path: arguments.file, result: result).json()
+            if case .object(var members) = report {
+                members.append(("trace", json(summary)))
+                report = .object(members)
+            }
+            StandardOutput.shared.line(report.text)
+        case .text:
+            printText(summary)
+        }
+    }
+
+    private func printText(_ summary: TraceSummary) {
+        let out = StandardOutput.shared
+        let seconds = Double(summary.duration) / 1e9
+        out.line(
+            "\(arguments.file): \(summary.events) events in \(formatted(seconds)) s on \(summary.threads) "
+                + "thread\(summary.threads == 1 ? "" : "s")\(summary.isComplete ? "" : " (incomplete)")")
+        out.line("events by kind:")
+        for (kind, count) in summary.eventsByKind { out.line("  \(pad(kind, 14)) \(count)") }
+        out.line("Outputs by kind:")
+        for (kind, count) in summary.outputsByKind { out.line("  \(pad(kind.description, 18)) \(count)") }
+        if !summary.topSites.isEmpty {
+            out.line("top sites by updates:")
+            for site in summary.topSites {
+                out.line("  \(site.site): \(site.updates) updates (\(site.outputs) Output\(site.outputs == 1 ? "" : "s"))")
+            }
+        }
+        out.line("alive at the end: \(summary.liveOutputs) Outputs, \(summary.boundSubscriptions) subscriptions")
+        let findings = summary.findingsByKind.map { "\($0.count) \($0.kind.rawValue)" }
+        out.line("findings: \(findings.isEmpty ? "none" : findings.joined(separator: ", "))")
+        if summary.traceErrors > 0 { out.line("inconsistencies: \(summary.traceErrors)") }
+    }
+
+    private func json(_ summary: TraceSummary) -> JSONValue {
+        .object([
+            ("events", .uint(summary.events)),
+            ("eventsByKind", .object(summary.eventsByKind.map { ($0.kind, .uint($0.count)) })),
+            ("outputsByKind", .object(summary.outputsByKind.map { ($0.kind.description, .uint($0.count)) })),
+            (
+                "topSites",
+                .array(
+                    summary.topSites.map {
+                        .object([
+                            ("file", .string($0.site.file)), ("line", .uint(UInt64($0.site.line))),
+                            ("updates", .uint($0.updates)), ("outputs", .uint($0.outputs)),
+                        ])
+                    })
+            ),
+            ("durationNanoseconds", .uint(summary.duration)),
+            ("threads", .uint(UInt64(summary.threads))),
+            ("liveOutputs", .int(Int64(summary.liveOutputs))),
+            ("boundSubscriptions", .int(Int64(summary.boundSubscriptions))),
+        ])
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private func formatted(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

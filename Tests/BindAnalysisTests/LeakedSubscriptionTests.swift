@@ -1,0 +1,89 @@
+#if Tracing
+import Bind
+import BindAnalysis
+import Testing
+
+@Suite("leaked-subscription")
+struct LeakedSubscriptionTests {
+    @Test("a closure bound in a scope to a long-lived Output and never unbound is a leaked subscription")
+    func boundAndForgotten() throws {
+        let title = Output<String>(value: "Ada")
+        var bindLine: UInt = 0
+
+        let recording = BindTrace.capture {
+            BindTrace.scope("screen") {
+                bindLine = #line; _ = title.bind { _ in }
+            }
+        }
+
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["leaked-subscription@\(bindLine)"])
+        let finding = try #require(result.findings.first)
+        #expect(finding.message.contains("scope 'screen'"))
+        #expect(finding.site?.file == "BindAnalysisTests/LeakedSubscriptionTests.swift")
+    }
+
+    @Test("a subscription unbound through a container is not a leak")
+    func unboundThroughContainer() throws {
+        let title = Output<String>(value: "Ada")
+
+        let recording = BindTrace.capture {
+            let bag = SubscriptionContainer()
+            BindTrace.scope("screen") {
+                title.bind { _ in }.add(to: bag)
+            }
+            bag.unsubscribe()
+        }
+
+        #expect(try analyze(recording).findings.isEmpty)
+    }
+
+    @Test("a Binder left bound in a scope is a leaked subscription too")
+    func binderLeft() throws {
+        let title = Output<String>(value: "Ada")
+        let label = Label()
+        var bindLine: UInt = 0
+
+        let recording = BindTrace.capture {
+            BindTrace.scope("cell") {
+                bindLine = #line; _ = title.bind(to: label.binding[\.text])
+            }
+        }
+
+        #expect(kindsAndLines(try analyze(recording)) == ["leaked-subscription@\(bindLine)"])
+    }
+
+    @Test("subscriptions left by a loop are one finding with a count")
+    func sameLineOnce() throws {
+        let title = Output<String>(value: "Ada")
+        var bindLine: UInt = 0
+
+        let recording = BindTrace.capture {
+            for _ in 0..<3 {
+                BindTrace.scope("cell") {
+                    bindLine = #line; _ = title.bind { _ in }
+                }
+            }
+        }
+
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["leaked-subscription@\(bindLine)"])
+        #expect(result.findings.first?.message.contains("3 times") == true)
+    }
+
+    @Test("at exit, what a run without scopes left bound is reported")
+    func atExit() throws {
+        let title = Output<String>(value: "Ada")
+        var bindLine: UInt = 0
+        var subscription: Subscription?
+
+        let recording = BindTrace.capture {
+            bindLine = #line; subscription = title.bind { _ in }
+        }
+        subscription?.unsubscribe()
+
+        let result = try analyze(recording, atExit: true)
+        #expect(kindsAndLines(result) == ["leaked-subscription@\(bindLine)"])
+    }
+}
+#endif

@@ -1,0 +1,79 @@
+import BindAnalysis
+import BindTraceModel
+import Foundation
+import Testing
+
+@testable import BindReport
+
+/// Opens a real report in headless Chromium: the script runs under the page's CSP, the graph and
+/// tables render, and the browser logs no policy violation.
+@Suite("index.html in a real browser", .enabled(if: Browser.path != nil, "chromium is not installed: apt-get install -y chromium"))
+struct BrowserTests {
+    @Test("the script runs under the CSP, and the findings, graph and event table render")
+    func rendersInChromium() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.findings.append(Fixtures.finding(.duplicateBinding))
+        try ReportWriter.write(content, to: directory)
+
+        let run = try Browser.run(["--dump-dom", "file://\(directory)/index.html"])
+
+        #expect(run.output.contains("data-script=\"ran\""), "the inline script did not run")
+        #expect(run.output.contains("6 of 6 rows shown"), "the event filter did not initialise")
+        #expect(run.output.contains("id=\"graph-viewport\" data-scale="), "the graph viewer did not initialise")
+        #expect(run.output.components(separatedBy: "<article class=\"finding").count - 1 == 3)
+        #expect(run.output.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        let violations = run.log.split(separator: "\n").filter {
+            $0.contains("Content Security Policy") || $0.contains("Refused to")
+        }
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
+    @Test("a screenshot can be taken (saved to $BIND_REPORT_SCREENSHOT when set)")
+    func screenshot() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try ReportWriter.write(Fixtures.hostileContent(), to: directory)
+        let image = ProcessInfo.processInfo.environment["BIND_REPORT_SCREENSHOT"] ?? directory + "/screenshot.png"
+        _ = try Browser.run(["--window-size=1280,2000", "--screenshot=\(image)", "file://\(directory)/index.html"])
+        let size = (try? FileManager.default.attributesOfItem(atPath: image)[.size] as? Int) ?? 0
+        #expect(size > 10_000)
+    }
+}
+
+enum Browser {
+    static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs headless Chromium with `arguments`; returns its standard output and its log (standard error).
+    static func run(_ arguments: [String]) throws -> (output: String, log: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path!)
+        let profile = NSTemporaryDirectory() + "bind-report-chromium-" + UUID().uuidString
+        process.arguments = [
+            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000",
+        ] + arguments
+        let output = Pipe()
+        let log = Pipe()
+        process.standardOutput = output
+        process.standardError = log
+        try process.run()
+        // Read both pipes while the browser runs, so a full pipe never blocks it.
+        let logData = LockedData()
+        let reader = Thread { logData.set(log.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !logData.isSet { usleep(10_000) }
+        try? FileManager.default.removeItem(atPath: profile)
+        return (String(decoding: outputData, as: UTF8.self), String(decoding: logData.value, as: UTF8.self))
+    }
+}
+
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}

@@ -1,0 +1,134 @@
+import BindAnalysis
+import Bind
+import Testing
+
+@testable import BindTesting
+
+@Suite("the .bindingLeakCheck trait, in the instrumented build", .enabled(if: BindTrace.isEnabled))
+struct BindingLeakCheckTraitTests {
+    @Test("a planted leak is reported at the line that bound it")
+    func plantedLeakIsReportedAtItsBindLine() async throws {
+        // Given a body that binds a long-lived Output and forgets the subscription
+        let found = try await issues(of: .bindingLeakCheck) { bindAndForget(to: NameLabel()) }
+
+        // Then one issue is recorded, at the bind
+        let issue = try #require(found.count == 1 ? found.first : nil, "issues: \(found.map(\.text))")
+        #expect(issue.text.hasPrefix("leaked-subscription: subscription to 'profile name' (String)"))
+        #expect(issue.sourceLocation?.fileID == "BindTestingTests/Fixtures.swift")
+        #expect(issue.sourceLocation?.line == Int(plantedLeakLine))
+        #expect(issue.sourceLocation?.filePath.hasSuffix("Tests/BindTestingTests/Fixtures.swift") == true)
+        #expect(issue.severity == .error)
+    }
+
+    @Test("the fixed twin, which unsubscribes, passes")
+    func fixedTwinPasses() async throws {
+        let found = try await issues(of: .bindingLeakCheck) { bindAndUnsubscribe(to: NameLabel()) }
+        #expect(found.isEmpty, "issues: \(found.map(\.text))")
+    }
+
+    @Test("accepted findings are not reported, by site with or without a line")
+    func acceptedFindingsAreNotReported() async throws {
+        let byLine = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift:\(plantedLeakLine)")
+        let byFile = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift")
+        for accepted in [byLine, byFile] {
+            let found = try await issues(of: .bindingLeakCheck(accepting: [accepted])) { bindAndForget(to: NameLabel()) }
+            #expect(found.isEmpty, "\(accepted) should accept: \(found.map(\.text))")
+        }
+    }
+
+    @Test("an accepted finding of another kind or line still lets the leak through")
+    func acceptingSomethingElseStillReports() async throws {
+        let otherLine = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift:1")
+        let otherKind = AcceptedFinding(kind: .leakedOutput, site: "BindTestingTests/Fixtures.swift")
+        let found = try await issues(of: .bindingLeakCheck(accepting: [otherLine, otherKind])) {
+            bindAndForget(to: NameLabel())
+        }
+        #expect(found.count == 1)
+    }
+
+    @Test("binding one target twice from one line is a duplicate binding")
+    func duplicateBindingIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) { bindTwice(to: NameLabel()) }
+        let issue = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(issue.text.hasPrefix("duplicate-binding:"))
+        #expect(issue.sourceLocation?.line == Int(duplicateLine))
+    }
+
+    @Test("a leak after an await is still the test's own")
+    func leakAfterAwaitIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {
+            try await Task.sleep(for: .milliseconds(5))
+            bindAndForget(to: NameLabel())
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)])
+    }
+
+    @Test("an Output created in the test and kept alive elsewhere is a leaked Output")
+    func leakedOutputIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) { Keeper.shared.keep(Output<Int>(value: 1)) }
+        let issue = try #require(found.first)
+        #expect(issue.text.hasPrefix("leaked-output:"))
+        #expect(issue.sourceLocation?.fileID == "BindTestingTests/BindingLeakCheckTraitTests.swift")
+    }
+
+    @Test("errors thrown by the test body reach the test")
+    func bodyErrorsPropagate() async {
+        struct Expected: Error {}
+        await #expect(throws: Expected.self) {
+            try await BindingLeakCheckTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
+                throw Expected()
+            }
+        }
+    }
+
+    @Test("a test that binds nothing long-lived passes under the trait itself", .bindingLeakCheck)
+    func passesUnderTheTrait() {
+        let local = Output<String>(value: "x")
+        let label = NameLabel()
+        local.bind(to: label.binding[\.text])
+        #expect(label.text == "x")
+    }
+
+    @Test("withBindingLeakCheck checks part of a test")
+    func partOfATest() async throws {
+        _ = sharedProfile
+        try await withKnownIssue {
+            try await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
+        } matching: { issue in
+            issue.sourceLocation?.line == Int(plantedLeakLine)
+        }
+    }
+}
+
+/// Keeps whatever it is given for the rest of the process.
+final class Keeper: @unchecked Sendable {
+    static let shared = Keeper()
+    private var kept: [AnyObject] = []
+    func keep(_ object: AnyObject) { kept.append(object) }
+}
+
+@Suite("the leak checks in a build without the Tracing trait", .enabled(if: !BindTrace.isEnabled))
+struct UntracedLeakCheckTests {
+    @Test("the trait warns that it checked nothing, and the body still runs")
+    func traitWarns() async throws {
+        let ran = Flag()
+        let found = try await issues(of: .bindingLeakCheck) { ran.set() }
+        let issue = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(issue.severity == .warning)
+        #expect(issue.text.contains("checked nothing"))
+        #expect(ran.isSet)
+    }
+
+    @Test("untraced: .fail makes it an error")
+    func traitFailsWhenAsked() async throws {
+        let found = try await issues(of: .bindingLeakCheck(untraced: .fail)) {}
+        #expect(found.map(\.severity) == [.error])
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private(set) var isSet = false
+    func set() { isSet = true }
+}

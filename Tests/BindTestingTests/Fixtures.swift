@@ -1,0 +1,33 @@
+import Bind
+
+/// A long-lived model, as an app's shared view model would be: it outlives every test.
+final class Profile: @unchecked Sendable {
+    let name = Output<String>(value: "Ada").labeled("profile name")
+}
+
+/// Created before any check runs (see `issues(of:)`): a lazily created global made inside a
+/// checked test would itself be reported as a leaked Output.
+let sharedProfile = Profile()
+
+final class NameLabel: BindableCompatible {
+    var text = ""
+}
+
+/// Binds the shared profile's name and forgets the subscription: a leak.
+/// The bind is on the line `plantedLeakLine` names.
+func bindAndForget(to label: NameLabel) {
+    sharedProfile.name.bind(to: label.binding[\.text])
+}
+let plantedLeakLine: UInt = #line - 2
+
+/// The fixed twin: binds the same way and unsubscribes when done.
+func bindAndUnsubscribe(to label: NameLabel) {
+    let subscription = sharedProfile.name.bind(to: label.binding[\.text])
+    subscription.unsubscribe()
+}
+
+/// Binds the same target twice from one line: a reused cell that never unsubscribed.
+func bindTwice(to label: NameLabel) {
+    for _ in 0..<2 { sharedProfile.name.bind(to: label.binding[\.text]) }
+}
+let duplicateLine: UInt = #line - 2

@@ -1,0 +1,84 @@
+import Bind
+import Foundation
+import Testing
+
+@Suite("bind-trace on bad input: exit 2 and one line naming the file")
+struct BadInputTests {
+    /// Runs `check` on `bytes` and returns the run.
+    private func check(_ bytes: [UInt8], name: String = "app.trace") throws -> Tool.Run {
+        let trace = try TemporaryTrace(bytes, name: name)
+        defer { trace.cleanUp() }
+        return try Tool.run("check", trace.path)
+    }
+
+    private func expectOneLine(_ run: Tool.Run, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == 2, sourceLocation: sourceLocation)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.standardError)", sourceLocation: sourceLocation)
+        #expect(run.standardError.hasPrefix("bind-trace: "), sourceLocation: sourceLocation)
+        #expect(run.standardError.contains("app.trace: "), sourceLocation: sourceLocation)
+        #expect(run.standardError.contains(text), "\(run.standardError)", sourceLocation: sourceLocation)
+        #expect(run.standardOutput.isEmpty, sourceLocation: sourceLocation)
+    }
+
+    @Test("a missing file")
+    func missing() throws {
+        let run = try Tool.run("check", "/nonexistent/app.trace")
+        expectOneLine(run, containing: "/nonexistent/app.trace: cannot open: No such file or directory")
+    }
+
+    @Test("a file that is not a trace")
+    func notATrace() throws {
+        expectOneLine(try check(Array("hello, world, this is text".utf8)), containing: "not a Bind trace")
+    }
+
+    @Test("a header cut short")
+    func truncatedHeader() throws {
+        expectOneLine(try check(Array(TraceFormat.header.prefix(10))), containing: "truncated header")
+    }
+
+    @Test("a record claiming an impossible length")
+    func corruptLength() throws {
+        var bytes = TraceFileWriter().bytes
+        let offset = bytes.count
+        bytes += [TraceFormat.Tag.update.rawValue, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0]
+        expectOneLine(try check(bytes), containing: "corrupt record at offset \(offset)")
+    }
+
+    @Test("a record whose fields run past its length")
+    func malformedRecord() throws {
+        var bytes = TraceFileWriter().bytes
+        bytes += [TraceFormat.Tag.bound.rawValue, 2, 0, 1]
+        expectOneLine(try check(bytes), containing: "malformed record")
+    }
+
+    @Test("a trace cut short is read up to the cut, with a warning that does not change the exit status")
+    func cutShort() throws {
+        var bytes = leakyTrace()
+        bytes.removeLast(2)  // the end record
+        bytes += [TraceFormat.Tag.update.rawValue, 3, 0]  // an event cut after its first byte
+        let run = try check(bytes)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("warning:"))
+        #expect(run.standardError.contains("cut short"))
+        #expect(run.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test("bad usage exits 2")
+    func badUsage() throws {
+        #expect(try Tool.run("check").status == 2)
+        #expect(try Tool.run("check", "--format", "xml", "x.trace").status == 2)
+        #expect(try Tool.run("frobnicate").status == 2)
+        #expect(try Tool.run("replay", "--at", "-3", "x.trace").status == 2)
+    }
+
+    @Test("every subcommand has --help, exit 0")
+    func help() throws {
+        for command in ["dump", "replay", "leaks", "cycles", "check", "summary"] {
+            let run = try Tool.run(command, "--help")
+            #expect(run.status == 0, "\(command)")
+            #expect(run.standardOutput.contains("USAGE: bind-trace \(command)"), "\(command)")
+        }
+        #expect(try Tool.run("--help").standardOutput.contains("SUBCOMMANDS"))
+    }
+}

@@ -1,0 +1,73 @@
+#if Tracing
+import Bind
+import Foundation
+import Testing
+
+final class Label: BindableCompatible {
+    var text = ""
+}
+
+@Suite("bind-trace on traces recorded by the instrumented build")
+struct RecordedTraceTests {
+    @Test("a capture written to a file: the leak and the feedback cycle at their lines")
+    func capture() throws {
+        let title = Output<String>(value: "Ada")
+        var leakLine: UInt = 0
+        var loopLine: UInt = 0
+        let recording = try #require(
+            BindTrace.capture("tool test") {
+                BindTrace.scope("cell") {
+                    leakLine = #line; _ = title.bind { _ in }
+                }
+                let name = Output<String>(value: "")
+                let field = Output<String>(value: "")
+                let bag = SubscriptionContainer()
+                loopLine = #line; name.ignoringDuplicates().bind { field.update(withValue: $0) }.add(to: bag)
+                field.ignoringDuplicates().bind { name.update(withValue: $0) }.add(to: bag)
+                name.update(withValue: "Grace")
+                bag.unsubscribe()
+            })
+        let trace = try TemporaryTrace(recording.bytes)
+        defer { trace.cleanUp() }
+        let file = "BindTraceToolTests/RecordedTraceTests.swift"
+
+        let run = try Tool.run("check", "--scope", String(recording.scope), trace.path)
+
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("\(file):\(leakLine): warning: leaked-subscription: "))
+        #expect(run.standardOutput.contains("\(file):\(loopLine): error: feedback-cycle: "))
+        #expect(run.standardOutput.contains("2 findings"))
+    }
+
+    @Test("a file recorded by a real instrumented program run with BIND_TRACE")
+    func recordedProgram() throws {
+        // A separate process: a file recording in this one would mix with other tests' recordings.
+        let fixture = try Tool.executable().deletingLastPathComponent().appendingPathComponent("TraceFixture")
+        try #require(FileManager.default.isExecutableFile(atPath: fixture.path), "TraceFixture is built")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bind-trace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("fixture.trace").path
+        let process = Process()
+        process.executableURL = fixture
+        process.arguments = ["200", "exit"]
+        process.environment = ["BIND_TRACE": path]
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        // Without scopes there is nothing to judge; at exit, the global 'counter' is still alive and bound.
+        let check = try Tool.run("check", path)
+        #expect(check.status == 0)
+        #expect(check.standardError.isEmpty)
+        let atExit = try Tool.run("leaks", "--at-exit", path)
+        #expect(atExit.status == 1)
+        let lines = atExit.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("TraceFixture/main.swift:13: warning: leaked-output: 'counter' (Int) is still alive at exit") == true)
+        #expect(lines.contains("    TraceFixture/main.swift:14: note: still bound to 'counter' (Int) here"))
+        let summary = try Tool.run("summary", path)
+        #expect(summary.standardOutput.contains("updated        200"))
+    }
+}
+#endif
