@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the hand-made seed traces of the fuzz corpora (Fuzz/corpus/traces/hand-*.trace).
+"""Writes the hand-made seeds of the fuzz corpora (Fuzz/corpus/{traces,replay,labels}/hand-*).
 
 Each seed is a small trace in the format of docs/trace-format.md aimed at one edge case: cut
 records, huge lengths, string redefinitions, unknown tags, deep cause chains, hostile strings.
-Usage: Fuzz/make-seeds.py DIRECTORY
+Usage: Fuzz/make-seeds.py Fuzz/corpus
 """
 import os
 import sys
@@ -198,12 +198,48 @@ def seeds():
     yield "events-after-end", bytes(t.data)
 
 
-def main():
-    directory = sys.argv[1]
+def replay_seeds():
+    """Event programs for FuzzAnalysis (see Fuzz/Sources/FuzzSupport/EventProgram.swift)."""
+    # opcode % 16: 0 created, 2 edge, 3 switch, 4 bound, 6 update, 8 fire, 9 unbound, 10 dangling,
+    # 11 released, 12 scopeBegan, 13 scopeEnded, 14 mark, 15 labeled.
+    created = lambda o, scope=1: bytes([0, o, 0, 2, 1, 5, 0, scope, 1, 0])
+    bound = lambda s, o, flags=0: bytes([4, flags, s, o, 1, 9, 1, 1, 0]) if not flags & 2 else bytes([4, flags, s, o, 1, 9, 3, 1, 1, 1, 0])
+    update = lambda o, back=0, sub=0: bytes([6, o, back, sub, 1]) if back else bytes([6, o, 0, 1])
+    yield "leak-in-scope", bytes([12, 1, 0, 5, 1, 3]) + created(1) + bound(1, 1) + bytes([13, 1]) + b"\x01"
+    yield "feedback-cycle", created(1) + created(2) + bound(1, 1) + bound(2, 2) + update(1) + update(2, 1, 1) + update(1, 1, 2) + update(2, 1, 1)
+    yield "structural-cycle", created(1) + created(2) + bytes([2, 1, 2, 4, 2, 2, 1, 4])
+    yield "duplicate-binder", created(1) + bound(1, 1, 2) + bound(2, 1, 2) + update(1) + bytes([10, 1, 11, 1])
+    yield "unbind-unknown", bytes([9, 5, 0, 0, 11, 3, 11, 3, 13, 2, 3, 7, 7])
+    yield "flatmap-switch", created(1) + created(2) + created(3) + bytes([3, 3, 1, 3, 3, 2, 9, 1, 2, 0])
+
+
+def label_seeds():
+    """Texts for FuzzLabels: a flags byte, then texts separated by 0xFF."""
+    texts = [
+        b"<script>alert(1)</script>", b"\\N \\G \\L \\", b"a & b \"c\" 'd' <e>", b"]]> --> <!-- <![CDATA[",
+        b"\x00\x01\x1b[31m\x7f", "\u202eevil\u2066".encode(), b"\xff\xfe\xc3", "e\u0301\u0301\u0301\u0301".encode(),
+        "line\nbreak\r\n\u2028".encode(), b"x" * 300,
+    ]
+    yield "hostile-texts", bytes([1]) + b"\xff".join(texts)
+    yield "no-graph", bytes([0]) + b"\xff".join(texts[:3])
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><g onload="x()"><a href="javascript:x()"><text>t</text></a></g><foreignObject><p>x</p></foreignObject></svg>'
+    yield "raw-svg", bytes([2]) + svg
+    yield "raw-svg-tricks", bytes([2]) + b'<svg><SCRIPT>1</SCRIPT><g ONCLICK="1"/><!x <script>1</script>><svg:script>1</svg:script></svg>'
+
+
+def write(directory, prefix, pairs):
     os.makedirs(directory, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(directory, "hand-" + name + ".trace"), "wb") as file:
+    for name, data in pairs:
+        with open(os.path.join(directory, prefix + name), "wb") as file:
             file.write(data)
+
+
+def main():
+    """Usage: make-seeds.py CORPUS_DIRECTORY (writes traces/, replay/ and labels/ in it)."""
+    corpus = sys.argv[1]
+    write(os.path.join(corpus, "traces"), "hand-", ((n + ".trace", d) for n, d in seeds()))
+    write(os.path.join(corpus, "replay"), "hand-", replay_seeds())
+    write(os.path.join(corpus, "labels"), "hand-", label_seeds())
 
 
 if __name__ == "__main__":

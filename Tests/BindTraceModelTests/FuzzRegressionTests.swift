@@ -21,7 +21,7 @@ struct FuzzRegressionTests {
     }
 
     private static func input(_ name: String) throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: fuzzDirectory.appendingPathComponent("regressions/" + name)))
+        try [UInt8](Data(contentsOf: fuzzDirectory.appendingPathComponent("regressions/reader/" + name)))
     }
 
     /// Reads `bytes` to the end or the first error, checking what the fuzz target checks.
@@ -52,7 +52,7 @@ struct FuzzRegressionTests {
 
     @Test("every committed regression input and seed is read to an end or an error, never a crash")
     func everyInput() throws {
-        let files = Self.inputs(in: "regressions") + Self.inputs(in: "corpus/traces")
+        let files = Self.inputs(in: "regressions/reader") + Self.inputs(in: "corpus/traces")
         #expect(files.count >= 20, "the corpus is found next to the tests")
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: file))

@@ -22,6 +22,12 @@ public func runFuzzer(_ body: @escaping ([UInt8]) -> Void) -> Never {
     exit(status)
 }
 
+/// Whether to check the invariants of findings reported but not fixed yet (`FUZZ_CHECK_KNOWN=1`).
+///
+/// Off by default, so a fuzzing run looks for new problems instead of finding a known one again at
+/// once; `Fuzz/run.sh` turns it on when it replays Fuzz/regressions, to say which are fixed.
+public let checksKnownFindings = getenv("FUZZ_CHECK_KNOWN").map { String(cString: $0) == "1" } ?? false
+
 /// Aborts with `message` when `condition` is false: a broken invariant is a finding.
 @inline(__always)
 public func require(_ condition: Bool, _ message: @autoclosure () -> String) {
