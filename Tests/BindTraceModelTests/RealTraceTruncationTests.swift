@@ -16,7 +16,7 @@ struct RealTraceTruncationTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("real-") }
         #expect(!names.isEmpty)
         for name in names.sorted() {
-            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))  // never empty
             try TruncationSweep(bytes, name: name).run(cuts: Array(0...bytes.count))
         }
     }

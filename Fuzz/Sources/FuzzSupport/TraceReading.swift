@@ -64,6 +64,13 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     outcome.warnings = reader.warnings
     outcome.isComplete = reader.isComplete
     outcome.bytesRead = reader.bytesRead
+    if checksKnownFindings {
+        // Known finding 2: a record length that does not fit 64 bits must not be read as a short one.
+        if let overflow = firstOverflowingLength(bytes, before: reader.bytesRead) {
+            require(failure != nil && failure!.offset <= overflow,
+                "the record at \(overflow) has a length that overflows 64 bits, and was read")
+        }
+    }
     // The end is final; so is an error, once the reader promises it.
     if failure == nil || checksErrorsAreFinal {
         let after = try? reader.next()
@@ -140,4 +147,27 @@ func checkJSON(of event: TraceEvent) {
         let scalars = Array(string.unicodeScalars)
         require(members.contains { $0.utf8.count == string.utf8.count && Array($0.unicodeScalars) == scalars }, "JSON line lost the string \(string.debugDescription): \(line.debugDescription)")
     }
+}
+
+/// The offset of the first record (before `limit`) whose length varint does not fit 64 bits: a
+/// framing walk independent of the reader.
+func firstOverflowingLength(_ bytes: [UInt8], before limit: Int) -> Int? {
+    var position = 16
+    while position < min(limit, bytes.count) {
+        var cursor = position + 1
+        var length: UInt64 = 0
+        var shift: UInt64 = 0
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            cursor += 1
+            if shift == 63 && byte > 1 { return position }
+            if shift < 64 { length |= UInt64(byte & 0x7F) << shift }
+            if byte & 0x80 == 0 { break }
+            shift += 7
+            if shift > 63 { return nil }  // an endless varint: the reader reports that itself
+        }
+        guard length <= UInt64(bytes.count) else { return nil }
+        position = cursor + Int(length)
+    }
+    return nil
 }
