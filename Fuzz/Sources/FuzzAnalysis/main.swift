@@ -26,9 +26,13 @@ runFuzzer { bytes in
         if index % max(events.count / 8, 1) == 0 || index == events.count - 1 {
             let state = replay.snapshot()
             let live = state.outputs.filter { !$0.isReleased }.count
-            require(live == replay.liveOutputCount, "snapshot has \(live) live Outputs, replay counts \(replay.liveOutputCount)")
-            require(state.subscriptions.count == replay.boundSubscriptionCount,
-                "snapshot has \(state.subscriptions.count) subscriptions, replay counts \(replay.boundSubscriptionCount)")
+            require(
+                live == replay.liveOutputCount,
+                "snapshot has \(live) live Outputs, replay counts \(replay.liveOutputCount)")
+            require(
+                state.subscriptions.count == replay.boundSubscriptionCount,
+                "snapshot has \(state.subscriptions.count) subscriptions, replay counts \(replay.boundSubscriptionCount)"
+            )
             for edge in state.edges where !options.keepsReleasedOutputs {
                 _ = edge  // edges may name Outputs the trace never created: only the counts are promised
             }
@@ -47,6 +51,8 @@ runFuzzer { bytes in
     // The one-call analyzer agrees with the step-by-step replay.
     let result = TraceAnalyzer.analyze(events: events, options: options)
     require(result.findings == findings, "analyze(events:) found \(result.findings.count), replay \(findings.count)")
-    require(result.summary.events == UInt64(events.count), "summary counts \(result.summary.events) events of \(events.count)")
+    require(
+        result.summary.events == UInt64(events.count),
+        "summary counts \(result.summary.events) events of \(events.count)")
     require(result.traceErrors == replay.errors, "trace errors differ between analyze and replay")
 }

@@ -62,7 +62,8 @@ public struct EventProgram {
                 kind = .outputCreated(
                     TraceEvent.OutputCreation(
                         output: small(), kind: outputKind(), valueType: string(), site: site(),
-                        label: byte().map { $0 & 1 == 0 ? nil : Self.strings[Int($0 >> 1) % Self.strings.count] } ?? nil,
+                        label: byte().map { $0 & 1 == 0 ? nil : Self.strings[Int($0 >> 1) % Self.strings.count] }
+                            ?? nil,
                         scope: small(4), preexisting: small(4) == 0, cause: cause(sequence)))
             case 2: kind = .edge(source: small(), derived: small(), operation: outputKind())
             case 3: kind = .innerSwitch(flatMap: small(), inner: small())
@@ -75,8 +76,10 @@ public struct EventProgram {
                         scope: small(4), preexisting: flags & 4 != 0, cause: cause(sequence)))
             case 6, 7: kind = .updated(output: small(), cause: cause(sequence), preview: small(3) == 0 ? string() : nil)
             case 8: kind = .fired(output: small(), cause: cause(sequence), preview: nil)
-            case 9: kind = .unbound(subscription: small(), reason: UnbindReason(rawValue: UInt8(small(4))) ?? .unbind,
-                cause: cause(sequence))
+            case 9:
+                kind = .unbound(
+                    subscription: small(), reason: UnbindReason(rawValue: UInt8(small(4))) ?? .unbind,
+                    cause: cause(sequence))
             case 10: kind = .dangling(subscription: small())
             case 11: kind = .released(output: small())
             case 12: kind = .scopeBegan(id: small(4), parent: small(4), name: string(), site: site())
@@ -85,7 +88,8 @@ public struct EventProgram {
             default: kind = .labeled(output: small(), label: string())
             }
             time += UInt64(opcode)
-            events.append(TraceEvent(sequence: sequence, time: time, thread: thread, offset: 16 + events.count, kind: kind))
+            events.append(
+                TraceEvent(sequence: sequence, time: time, thread: thread, offset: 16 + events.count, kind: kind))
         }
         return events
     }

@@ -1,7 +1,7 @@
 import BindTraceModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything a reader made of one input: the events before it stopped, and why it stopped.
@@ -37,13 +37,16 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     var failure: TraceReadError?
     do {
         while let event = try reader.next() {
-            require(event.sequence == UInt64(outcome.events.count + 1),
+            require(
+                event.sequence == UInt64(outcome.events.count + 1),
                 "sequence \(event.sequence) after \(outcome.events.count) events")
             require(event.offset > previousOffset, "offset \(event.offset) after \(previousOffset)")
-            require(event.offset >= 16 && event.offset < bytes.count,
+            require(
+                event.offset >= 16 && event.offset < bytes.count,
                 "offset \(event.offset) outside 16..<\(bytes.count)")
             if let cause = event.kind.cause {
-                require(cause.event >= 1 && cause.event < event.sequence,
+                require(
+                    cause.event >= 1 && cause.event < event.sequence,
                     "event \(event.sequence) caused by event \(cause.event)")
             }
             if outcome.events.count < 16 { checkJSON(of: event) }
@@ -51,7 +54,8 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
             outcome.events.append(event)
         }
     } catch {
-        require(error.offset >= 16 && error.offset < bytes.count,
+        require(
+            error.offset >= 16 && error.offset < bytes.count,
             "error at offset \(error.offset) outside 16..<\(bytes.count): \(error)")
         require(error.offset > previousOffset, "error at \(error.offset) before the last event at \(previousOffset)")
         failure = error
@@ -67,15 +71,18 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     if checksKnownFindings {
         // Known finding 2: a record length that does not fit 64 bits must not be read as a short one.
         if let overflow = firstOverflowingLength(bytes, before: reader.bytesRead) {
-            require(failure != nil && failure!.offset <= overflow,
+            require(
+                failure != nil && failure!.offset <= overflow,
                 "the record at \(overflow) has a length that overflows 64 bits, and was read")
         }
     }
     // The end is final; so is an error, once the reader promises it.
     if failure == nil || checksErrorsAreFinal {
         let after = try? reader.next()
-        require(after == nil, "event \(after!.sequence) at offset \(after!.offset) read after "
-            + (failure.map { "the error \($0)" } ?? "the end"))
+        require(
+            after == nil,
+            "event \(after!.sequence) at offset \(after!.offset) read after "
+                + (failure.map { "the error \($0)" } ?? "the end"))
     }
     return outcome
 }
@@ -98,8 +105,12 @@ public func readFileChecked(_ bytes: [UInt8], matching expected: ReadOutcome) {
     } catch {
         outcome.error = error
     }
-    require(outcome.events == expected.events, "file read gave \(outcome.events.count) events, memory \(expected.events.count)")
-    require(outcome.error == expected.error, "file read: \(String(describing: outcome.error)), memory: \(String(describing: expected.error))")
+    require(
+        outcome.events == expected.events,
+        "file read gave \(outcome.events.count) events, memory \(expected.events.count)")
+    require(
+        outcome.error == expected.error,
+        "file read: \(String(describing: outcome.error)), memory: \(String(describing: expected.error))")
     require(outcome.warnings == expected.warnings, "file read warned \(outcome.warnings), memory \(expected.warnings)")
     require(outcome.isComplete == expected.isComplete, "file and memory disagree on completeness")
 }
@@ -145,7 +156,9 @@ func checkJSON(of event: TraceEvent) {
     }
     for string in strings {
         let scalars = Array(string.unicodeScalars)
-        require(members.contains { $0.utf8.count == string.utf8.count && Array($0.unicodeScalars) == scalars }, "JSON line lost the string \(string.debugDescription): \(line.debugDescription)")
+        require(
+            members.contains { $0.utf8.count == string.utf8.count && Array($0.unicodeScalars) == scalars },
+            "JSON line lost the string \(string.debugDescription): \(line.debugDescription)")
     }
 }
 
