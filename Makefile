@@ -39,12 +39,13 @@ demo: setup
 	BIND_TRACE=demo/signin.trace BIND_TRACE_VALUES=1 .build-tracing/debug/SignInSample > demo/sample-output.txt
 	@.build-tracing/debug/bind-trace check demo/signin.trace > demo/check.txt; status=$$?; \
 	  cat demo/check.txt; [ $$status -le 1 ] || exit $$status
-	.build-tracing/debug/bind-trace graph demo/signin.trace -o demo/graph.svg
-	.build-tracing/debug/bind-trace report demo/signin.trace -o demo/report --fail-on none
+	.build-tracing/debug/bind-trace graph demo/signin.trace --include-released -o demo/graph.svg
+	.build-tracing/debug/bind-trace graph demo/signin.trace --include-released --format png -o demo/graph.png
+	.build-tracing/debug/bind-trace report demo/signin.trace --include-released -o demo/report --fail-on none
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
-	@echo "Graph:     demo/graph.svg"
+	@echo "Graph:     demo/graph.svg  (also demo/graph.png)"
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
 
 ## The tests under Thread Sanitizer, plain and instrumented.

@@ -19,14 +19,20 @@ final class InboxScreen {
     let table = TableView(visibleRows: 3) { MessageCell(number: $0) }
     /// Whether cells unbind on reuse. `false` reproduces the bug.
     let unbindsOnReuse: Bool
+    /// Fires on every reload; `reloadCount` counts them.
+    let reloads = Relay<Void>()
+    let reloadCount: Output<Int>
 
     init(messages: [MessageViewModel], unbindsOnReuse: Bool) {
         self.messages = messages
         self.unbindsOnReuse = unbindsOnReuse
+        reloads.labeled("reloads")
+        reloadCount = reloads.reduce(initial: 0) { count, _ in count + 1 }.labeled("reload count")
     }
 
     /// Lays out every row, as scrolling through the whole list would.
     func reloadData() {
+        reloads.fire()
         for (row, message) in messages.enumerated() {
             let (cell, isReused) = table.dequeueCell(for: row)
             BindTrace.scope("cell \(cell.number) for row \(row)") {
@@ -46,11 +52,13 @@ final class InboxScreen {
         message.isUnread.bind(to: cell.binding[\.isUnread]).add(to: cell.bag)
         // BUG when `unbindsOnReuse` is false (duplicate-binding / leaked-subscription): the
         // reused cell keeps its previous row's bindings, so old rows keep writing into it.
+        // A third leak, subtler (leaked-output): the map is built on the long-lived `sender` inside
+        // the cell's scope, so `sender` keeps one more map alive for every configuration.
         message.sender.map { "from \($0)" }.bind(to: cell.detailLabel.binding[\.text]).add(to: cell.bag)
     }
 }
 
 extension InboxScreen {
     /// The line of `configure(_:with:)` that binds a message's title, for the sample's tests.
-    static let titleBindingLine = 44
+    static let titleBindingLine = 50
 }

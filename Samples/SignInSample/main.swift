@@ -58,7 +58,8 @@ BindTrace.scope("inbox screen, fixed") {
     inbox.reloadData()
     inbox.reloadData()
     let cell = inbox.table.dequeueCell(for: 0).cell
-    log("inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings")
+    log("inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings"
+        + " after \(inbox.reloadCount.value ?? 0) reloads")
 }
 
 log(BindTrace.isEnabled ? "done (trace recorded when BIND_TRACE is set)" : "done (build without tracing)")

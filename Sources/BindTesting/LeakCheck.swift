@@ -57,18 +57,18 @@ enum LeakCheck {
         return outcome
     }
 
-    /// The one place that asks the analysis for findings.
-    ///
-    /// - Note: Interim: uses ``InterimLeakFinder`` until BindAnalysis's replay and leak detection
-    ///   land; then this becomes `TraceAnalyzer.findings(in: recording, scope: recording.scope)`.
+    /// The one place that asks the analysis for findings: those of the capture's own scope.
     static func findings(in recording: BindTrace.Recording) throws(TraceReadError) -> [Finding] {
-        try InterimLeakFinder(events: recording.events(), scope: recording.scope).findings()
+        try TraceAnalyzer.findings(in: recording, scope: recording.scope)
     }
 
     /// The line a finding is reported at, with its related sites and explanation.
     static func describe(_ finding: Finding) -> String {
         var text = "\(finding.kind.rawValue): \(finding.message)"
-        for related in finding.related { text += "\n  \(related.site): \(related.note)" }
+        // The capture's own scope begins inside BindTesting: not a line the user can act on.
+        for related in finding.related where related.site.module != "BindTesting" {
+            text += "\n  \(related.site): \(related.note)"
+        }
         text += "\n  \(finding.kind.explanation)"
         return text
     }

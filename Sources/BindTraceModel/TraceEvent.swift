@@ -71,19 +71,20 @@ public struct TraceEvent: Hashable, Sendable {
     }
 
     public enum Kind: Hashable, Sendable {
-        case outputCreated(OutputCreation)
+        // The larger payloads are indirect, so an event stays small to copy.
+        indirect case outputCreated(OutputCreation)
         /// `derived` is made by `operation` from `source`.
         case edge(source: UInt64, derived: UInt64, operation: OutputKind)
         /// A flatMap started forwarding from `inner`.
         case innerSwitch(flatMap: UInt64, inner: UInt64)
-        case bound(Binding)
+        indirect case bound(Binding)
         case updated(output: UInt64, cause: TraceCause?, preview: String?)
         case fired(output: UInt64, cause: TraceCause?, preview: String?)
         case unbound(subscription: UInt64, reason: UnbindReason, cause: TraceCause?)
         /// A Binder delivery found its target gone.
         case dangling(subscription: UInt64)
         case released(output: UInt64)
-        case scopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite)
+        indirect case scopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite)
         case scopeEnded(id: UInt64)
         case mark(name: String, scope: UInt64)
         case labeled(output: UInt64, label: String)

@@ -29,13 +29,17 @@ public final class TraceReader {
     /// Names of the recording threads, by thread number.
     public private(set) var threadNames: [UInt32: String] = [:]
 
-    private let source: Source
-    private var buffer: [UInt8]
+    /// The bytes read and not yet consumed: `buffer[position..<count]`. Never reallocated.
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var count = 0
     /// Where `buffer[0]` is in the trace.
     private var bufferOffset = 0
     private var position = 0
+    private var descriptor: Int32 = -1
     private var atEndOfSource = false
     private var finished = false
+    /// An error is final: every later call rethrows it and no event follows a corruption.
+    private var failure: TraceReadError?
 
     private var strings: [String] = [""]
     private var sequence: UInt64 = 0
@@ -44,17 +48,13 @@ public final class TraceReader {
     private var startNanoseconds: UInt64?
     private var thread: UInt32 = 0
     private var skippedTags: Set<UInt8> = []
+    private var droppedCauses = 0
 
-    private enum Source {
-        case file
-        case memory
-    }
-    private var descriptor: Int32 = -1
-
+    /// Read size; the buffer also holds one whole record (at most 1 MiB) past a read.
     private static let chunkSize = 1 << 20
 
     /// Opens the trace file at `path` and checks its header.
-    public convenience init(path: String) throws(TraceReadError) {
+    public init(path: String) throws(TraceReadError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
         var status = stat()
@@ -62,35 +62,35 @@ public final class TraceReader {
             close(descriptor)
             throw .cannotOpen(reason: "is a directory")
         }
-        try self.init(source: .file, bytes: [], descriptor: descriptor)
+        self.descriptor = descriptor
+        buffer = .allocate(byteCount: Self.chunkSize + TraceFormat.maximumRecordLength + 64, alignment: 8)
+        try readHeader()
     }
 
     /// Reads a trace held in memory, such as a `BindTrace.Recording`'s bytes.
-    public convenience init(bytes: [UInt8]) throws(TraceReadError) {
-        try self.init(source: .memory, bytes: bytes, descriptor: -1)
+    public init(bytes: [UInt8]) throws(TraceReadError) {
+        buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        count = bytes.count
+        atEndOfSource = true
+        try readHeader()
     }
 
-    private init(source: Source, bytes: [UInt8], descriptor: Int32) throws(TraceReadError) {
-        self.source = source
-        self.descriptor = descriptor
-        self.buffer = bytes
-        self.atEndOfSource = { if case .memory = source { true } else { false } }()
+    private func readHeader() throws(TraceReadError) {
         do {
             try fill(atLeast: TraceFormat.headerSize)
         } catch {
             closeSource()
             throw error
         }
-        let available = buffer.count
-        if available < TraceFormat.headerSize {
+        let magic = TraceFormat.magic
+        if count < TraceFormat.headerSize {
             closeSource()
-            let prefix = min(available, TraceFormat.magic.count)
-            if Array(buffer[0..<prefix]) == Array(TraceFormat.magic[0..<prefix]) {
-                throw .truncatedHeader(length: available)
-            }
+            let prefix = min(count, magic.count)
+            if (0..<prefix).allSatisfy({ buffer[$0] == magic[$0] }) { throw .truncatedHeader(length: count) }
             throw .notATrace
         }
-        guard Array(buffer[0..<TraceFormat.magic.count]) == TraceFormat.magic else {
+        guard (0..<magic.count).allSatisfy({ buffer[$0] == magic[$0] }) else {
             closeSource()
             throw .notATrace
         }
@@ -100,16 +100,29 @@ public final class TraceReader {
             closeSource()
             throw .unsupportedVersion(major: major, minor: minor)
         }
-        self.version = (major, minor)
+        version = (major, minor)
         position = TraceFormat.headerSize
     }
 
-    deinit { closeSource() }
+    deinit {
+        closeSource()
+        buffer.deallocate()
+    }
 
     /// The next event, or `nil` at the end of the trace.
+    ///
+    /// - Throws: ``TraceReadError`` at the first corruption; every later call throws it again.
     public func next() throws(TraceReadError) -> TraceEvent? {
-        while !finished {
-            if let event = try readRecord() { return event }
+        if let failure { throw failure }
+        do {
+            while !finished {
+                if let event = try readRecord() { return event }
+            }
+        } catch {
+            failure = error
+            finished = true
+            closeSource()
+            throw error
         }
         return nil
     }
@@ -131,7 +144,7 @@ public final class TraceReader {
         let recordOffset = bufferOffset + position
         // A tag and a varint length: at most 1 + 10 bytes.
         try fill(atLeast: 11)
-        guard position < buffer.count else {
+        guard position < count else {
             finish(at: recordOffset)
             return nil
         }
@@ -140,9 +153,12 @@ public final class TraceReader {
         var claimed: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard cursor < buffer.count else { return cutShort(at: recordOffset) }
+            guard cursor < count else { return cutShort(at: recordOffset) }
             let byte = buffer[cursor]
             cursor += 1
+            if shift == 63 && byte & 0x7F > 1 {
+                throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "record length does not fit 64 bits")
+            }
             if shift < 64 { claimed |= UInt64(byte & 0x7F) << shift }
             if byte & 0x80 == 0 { break }
             shift += 7
@@ -157,10 +173,11 @@ public final class TraceReader {
         let headerLength = cursor - position
         try fill(atLeast: headerLength + length)
         let payloadStart = position + headerLength
-        guard payloadStart + length <= buffer.count else { return cutShort(at: recordOffset) }
+        guard payloadStart + length <= count else { return cutShort(at: recordOffset) }
         position = payloadStart + length
         var payload = PayloadDecoder(
-            bytes: buffer, start: payloadStart, end: payloadStart + length, offset: recordOffset, tag: tagByte)
+            bytes: UnsafeRawBufferPointer(buffer), start: payloadStart, end: payloadStart + length,
+            offset: recordOffset, tag: tagByte)
 
         guard let tag = TraceFormat.Tag(rawValue: tagByte) else {
             if skippedTags.insert(tagByte).inserted {
@@ -222,7 +239,7 @@ public final class TraceReader {
             let label = labelID == 0 ? nil : try string(labelID, at: offset)
             let scope = try payload.varint()
             let preexisting = try payload.varint() != 0
-            let cause = try payload.cause(sequence: sequence)
+            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
             kind = .outputCreated(
                 TraceEvent.OutputCreation(
                     output: output, kind: outputKind, valueType: valueType, site: site, label: label, scope: scope,
@@ -241,7 +258,7 @@ public final class TraceReader {
                 target = BinderTarget(type: try string(payload.varint(), at: offset), identity: try payload.varint())
             }
             let scope = try payload.varint()
-            let cause = try payload.cause(sequence: sequence)
+            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
             kind = .bound(
                 TraceEvent.Binding(
                     subscription: subscription, output: output, site: site,
@@ -249,7 +266,7 @@ public final class TraceReader {
                     preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: cause))
         case .update, .fire:
             let output = try payload.varint()
-            let cause = try payload.cause(sequence: sequence)
+            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
             let preview = try payload.varint() != 0 ? payload.remainingString() : nil
             kind = tag == .update
                 ? .updated(output: output, cause: cause, preview: preview)
@@ -260,7 +277,7 @@ public final class TraceReader {
             guard rawReason <= UInt64(UInt8.max), let reason = UnbindReason(rawValue: UInt8(rawReason)) else {
                 throw payload.malformed("unknown unbind reason \(rawReason)")
             }
-            kind = .unbound(subscription: subscription, reason: reason, cause: try payload.cause(sequence: sequence))
+            kind = .unbound(subscription: subscription, reason: reason, cause: try payload.cause(sequence: sequence, dropped: &droppedCauses))
         case .dangling:
             kind = .dangling(subscription: try payload.varint())
         case .released:
@@ -302,7 +319,7 @@ public final class TraceReader {
     }
 
     private func cutShort(at offset: Int) -> TraceEvent? {
-        let total = bufferOffset + buffer.count
+        let total = bufferOffset + count
         warnings.append(
             TraceWarning(
                 offset: offset,
@@ -317,6 +334,13 @@ public final class TraceReader {
     private func finish(at offset: Int) {
         finished = true
         closeSource()
+        if droppedCauses > 0 {
+            warnings.append(
+                TraceWarning(
+                    offset: offset,
+                    message: "\(droppedCauses) events name a cause from before the trace started (recording began "
+                        + "during a delivery); they are treated as top level"))
+        }
         if !isComplete {
             warnings.append(
                 TraceWarning(
@@ -327,31 +351,28 @@ public final class TraceReader {
 
     // MARK: - Input
 
-    /// Makes at least `count` bytes available from `position`, unless the source ends first.
-    private func fill(atLeast count: Int) throws(TraceReadError) {
-        guard buffer.count - position < count, !atEndOfSource, descriptor >= 0 else { return }
+    /// Makes at least `wanted` bytes available from `position`, unless the source ends first.
+    private func fill(atLeast wanted: Int) throws(TraceReadError) {
+        guard count - position < wanted, !atEndOfSource, descriptor >= 0 else { return }
         if position > 0 {
-            buffer.removeSubrange(0..<position)
+            // Keep the unread tail (at most one partial record) at the front.
+            let remaining = count - position
+            if remaining > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: remaining)
+            }
             bufferOffset += position
+            count = remaining
             position = 0
         }
-        while buffer.count < count && !atEndOfSource {
-            let want = max(Self.chunkSize, count - buffer.count)
-            let start = buffer.count
-            buffer.reserveCapacity(start + want)
-            var readError: Int32 = 0
-            var got = 0
-            buffer.append(contentsOf: repeatElement(0, count: want))
-            buffer.withUnsafeMutableBytes { raw in
-                let result = read(descriptor, raw.baseAddress! + start, want)
-                if result < 0 { readError = errno } else { got = result }
-            }
-            buffer.removeLast(want - got)
-            if readError == EINTR { continue }
-            if readError != 0 {
-                throw .readFailed(offset: bufferOffset + start, reason: String(cString: strerror(readError)))
+        while count < wanted && !atEndOfSource {
+            let room = min(Self.chunkSize, buffer.count - count)
+            let got = read(descriptor, buffer.baseAddress! + count, room)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(offset: bufferOffset + count, reason: String(cString: strerror(errno)))
             }
             if got == 0 { atEndOfSource = true }
+            count += got
         }
     }
 
@@ -366,13 +387,13 @@ public final class TraceReader {
 
 /// Decodes the fields of one record's payload, never reading past its end.
 struct PayloadDecoder {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var cursor: Int
     let end: Int
     let offset: Int
     let tag: UInt8
 
-    init(bytes: [UInt8], start: Int, end: Int, offset: Int, tag: UInt8) {
+    init(bytes: UnsafeRawBufferPointer, start: Int, end: Int, offset: Int, tag: UInt8) {
         self.bytes = bytes
         self.cursor = start
         self.end = end
@@ -407,16 +428,22 @@ struct PayloadDecoder {
         return kind
     }
 
-    mutating func cause(sequence: UInt64) throws(TraceReadError) -> TraceCause? {
+    /// The cause, or nil; a cause from before the trace's first event (a recording that started
+    /// during a delivery) is dropped and counted in `dropped`.
+    mutating func cause(sequence: UInt64, dropped: inout Int) throws(TraceReadError) -> TraceCause? {
         let back = try varint()
         guard back != 0 else { return nil }
-        guard back < sequence else { throw malformed("cause points before the start of the trace") }
-        return TraceCause(subscription: try varint(), event: sequence - back)
+        let subscription = try varint()
+        guard back < sequence else {
+            dropped += 1
+            return nil
+        }
+        return TraceCause(subscription: subscription, event: sequence - back)
     }
 
     /// The rest of the payload as text; invalid UTF-8 is repaired with U+FFFD.
     mutating func remainingString() -> String {
         defer { cursor = end }
-        return String(decoding: bytes[cursor..<end], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cursor..<end]), as: UTF8.self)
     }
 }

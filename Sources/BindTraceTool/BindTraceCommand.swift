@@ -31,6 +31,8 @@ struct BindTraceCommand: ParsableCommand {
             CyclesCommand.self,
             CheckCommand.self,
             SummaryCommand.self,
+            GraphCommand.self,
+            ReportCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include "CBindTrace.h"
 #include <stdlib.h>
@@ -10,12 +11,25 @@ _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;
 
-static _Thread_local bt_cause current_cause = {0, 0};
-static _Thread_local uint32_t thread_index = 0;
+_Thread_local bt_cause bt_current_cause = {0, 0};
+_Thread_local uint32_t bt_current_thread = 0;
 static const char *autostart_path = NULL;
 
-bt_cause *bt_cause_slot(void) { return &current_cause; }
-uint32_t *bt_thread_slot(void) { return &thread_index; }
+void bt_spin_wait(bt_spinlock *lock) {
+    for (int spins = 0;; spins++) {
+        if (atomic_load_explicit(&lock->held, memory_order_relaxed) == 0 &&
+            atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0) {
+            return;
+        }
+        if (spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+            _mm_pause();
+#endif
+        } else {
+            sched_yield();
+        }
+    }
+}
 const char *bt_autostart_path(void) { return autostart_path; }
 
 // BIND_TRACE=/path records from the first Bind call: switch the flag on before main runs, so

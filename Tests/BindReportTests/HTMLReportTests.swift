@@ -90,4 +90,15 @@ struct HTMLReportTests {
         let clean = SVGCleaner.clean(dirty)
         #expect(clean == "<svg><g><a><text x=\"1\">ok &lt; fine</text></a><a xlink:href=\"#node1\"><circle r=\"2\"/></a></g></svg>")
     }
+
+    @Test("SVG cleaning also drops namespace-prefixed scripts and foreign objects")
+    func svgCleanerPrefixedElements() {
+        let dirty = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg">            <s:script>alert(1)</s:script><s:foreignObject><p>x</p></s:foreignObject><s:g/></svg>
+            """
+        let clean = SVGCleaner.clean(dirty)
+        #expect(!clean.contains("script"))
+        #expect(!clean.contains("foreignObject"))
+        #expect(clean.contains("<s:g/>"))
+    }
 }

@@ -107,3 +107,28 @@ struct FindingOutputTests {
         #expect(run.standardOutput.contains("App/Screen.swift:3: warning: leaked-output: Output #1 (Int) is still alive at exit"))
     }
 }
+
+@Suite("bind-trace output is safe for terminals and logs")
+struct TerminalSafetyTests {
+    @Test("a label with escape sequences and newlines prints as visible escapes on one line")
+    func controlCharactersAreEscaped() throws {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        writer.output(1, line: 3, label: "\u{1B}[31mred\nnext line\u{7}")
+        writer.beginScope(1, name: "cell", line: 10)
+        writer.bind(1, to: 1, line: 12, scope: 1)
+        writer.endScope(1)
+        writer.end()
+        let trace = try TemporaryTrace(writer.bytes)
+        defer { trace.cleanUp() }
+
+        let run = try Tool.run("check", trace.path)
+
+        #expect(run.status == 1)
+        #expect(!run.standardOutput.contains("\u{1B}"))
+        #expect(!run.standardOutput.contains("\u{7}"))
+        #expect(run.standardOutput.contains("\\u{1B}[31mred\\u{A}next line\\u{7}"))
+        let findingLines = run.standardOutput.split(separator: "\n").filter { $0.contains("warning: leaked-subscription") }
+        #expect(findingLines.count == 1, "the finding stays on one line")
+    }
+}

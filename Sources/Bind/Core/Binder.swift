@@ -22,7 +22,9 @@ public struct Binder<Value> {
             return true
         }
         #if Tracing
-        origin = .binder(type: Target.self, identity: UInt(bitPattern: ObjectIdentifier(target).hashValue))
+        origin = .binder(
+            type: Target.self, identity: UInt(bitPattern: ObjectIdentifier(target).hashValue),
+            target: WeakTarget(target))
         #endif
     }
 

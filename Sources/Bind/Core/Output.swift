@@ -21,45 +21,51 @@ public class Output<Value>: Unbindable {
     /// The default ``Printable``, under the name the original framework gave it.
     public typealias Printer = StandardOutputPrinter
 
-    /// One bound closure. `token` orders subscribers and finds them again on unbind.
+    /// One bound closure.
     @usableFromInline
     struct Subscriber {
-        @usableFromInline let token: UInt64
         @usableFromInline let deliver: (Value) -> Void
         #if Tracing
         @usableFromInline let trace: SubscriptionTraceInfo
+        /// `trace.id`, copied so a traced delivery reads it without touching the object.
+        @usableFromInline let traceID: UInt64
 
         @usableFromInline
-        init(token: UInt64, deliver: @escaping (Value) -> Void, trace: SubscriptionTraceInfo) {
-            self.token = token
+        init(deliver: @escaping (Value) -> Void, trace: SubscriptionTraceInfo) {
             self.deliver = deliver
             self.trace = trace
+            self.traceID = trace.id
         }
         #else
         @usableFromInline
-        init(token: UInt64, deliver: @escaping (Value) -> Void) {
-            self.token = token
+        init(deliver: @escaping (Value) -> Void) {
             self.deliver = deliver
         }
         #endif
     }
 
-    @usableFromInline let lock = Lock()
+    // Stored properties are `final` so code specialised in the caller's module reaches them
+    // directly, not through class accessors (this class is not final: Relay subclasses it).
+
+    @usableFromInline final let lock = Lock()
     /// Guarded by `lock`. Copied (a retain, no element copy) once per update and iterated outside it.
-    @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
+    @usableFromInline final var subscribers: ContiguousArray<Subscriber> = []
+    /// The token of each subscriber, in the same order: growing, so unbind binary-searches it.
+    /// Kept apart from `subscribers` so the search is the same non-generic code on every path.
+    @usableFromInline final var tokens: ContiguousArray<UInt64> = []
     /// Guarded by `lock`.
-    @usableFromInline var storedValue: Value?
+    @usableFromInline final var storedValue: Value?
     /// Guarded by `lock`.
-    @usableFromInline var nextToken: UInt64 = 1
+    @usableFromInline final var nextToken: UInt64 = 1
     /// `false` for ``Relay`` and for what is derived from one: such an Output never replays.
-    @usableFromInline let storesValues: Bool
+    @usableFromInline final let storesValues: Bool
     /// Set by ``debug(identifier:)``; guarded by `lock`. Checked once per update.
-    @usableFromInline var debugLog: DebugLog?
+    @usableFromInline final var debugLog: DebugLog?
     /// Where ``debug(identifier:)`` prints; guarded by `lock`.
-    var printer: Printable = StandardOutputPrinter()
+    final var printer: Printable = StandardOutputPrinter()
 
     #if Tracing
-    @usableFromInline let trace: OutputTraceInfo
+    @usableFromInline final let trace: OutputTraceInfo
     #endif
 
     /// Creates an Output, storing `value` when one is given.
@@ -92,7 +98,7 @@ public class Output<Value>: Unbindable {
     deinit {
         #if Tracing
         if bt_is_recording() {
-            TraceRecorder.outputReleased(trace, subscribers: subscribers.lazy.map(\.trace))
+            TraceRecorder.outputReleased(trace, subscribers: subscribers.lazy.map { $0.trace })
         }
         #endif
         lock.deallocate()
@@ -158,6 +164,7 @@ public class Output<Value>: Unbindable {
     }
 
     /// Removes the closure `subscription` was returned for. Unknown subscriptions are ignored.
+    @inlinable
     public final func unbind(for subscription: Subscription) {
         // Tokens are per Output: another Output's subscription may carry a token of ours.
         guard subscription.unbinder === self else { return }
@@ -208,7 +215,8 @@ public class Output<Value>: Unbindable {
         lock.lock()
         let token = nextToken
         nextToken &+= 1
-        subscribers.append(Subscriber(token: token, deliver: closure))
+        subscribers.append(Subscriber(deliver: closure))
+        tokens.append(token)
         let current = storedValue
         let log = debugLog
         lock.unlock()
@@ -218,30 +226,28 @@ public class Output<Value>: Unbindable {
     }
     #endif
 
-    @usableFromInline
+    @inlinable
     final func unbind(token: UInt64, reason: UnbindReason) {
         lock.lock()
-        let index = subscriberIndex(of: token)
+        guard let index = Self.index(of: token, in: tokens) else { return lock.unlock() }
+        tokens.remove(at: index)
         #if Tracing
-        if let index {
-            let removed = subscribers.remove(at: index)
-            if bt_is_recording() { TraceRecorder.unbound(removed.trace, reason: reason) }
-        }
-        lock.unlock()
+        let removed = subscribers.remove(at: index)
+        if bt_is_recording() { TraceRecorder.unbound(removed.trace, reason: reason) }
         #else
-        if let index { subscribers.remove(at: index) }
-        lock.unlock()
+        subscribers.remove(at: index)
         #endif
+        lock.unlock()
     }
 
-    /// Binary search: tokens grow with every bind and subscribers stay in bind order. Caller holds `lock`.
-    @usableFromInline
-    final func subscriberIndex(of token: UInt64) -> Int? {
+    /// Binary search of the growing `tokens`.
+    @inlinable
+    static func index(of token: UInt64, in tokens: ContiguousArray<UInt64>) -> Int? {
         var low = 0
-        var high = subscribers.count
+        var high = tokens.count
         while low < high {
-            let middle = (low &+ high) / 2
-            let candidate = subscribers[middle].token
+            let middle = (low &+ high) &>> 1
+            let candidate = tokens[middle]
             if candidate == token { return middle }
             if candidate < token { low = middle &+ 1 } else { high = middle }
         }

@@ -36,11 +36,13 @@ public final class Subscription: Hashable, @unchecked Sendable {
 
     func unsubscribe(reason: UnbindReason) {
         guard let unbinder else { return }
+        #if Tracing
+        // Only the instrumented build records why; the plain build skips the dynamic cast.
         if let output = unbinder as? ReasonedUnbindable {
-            output.unbind(token: token, reason: reason)
-        } else {
-            unbinder.unbind(for: self)
+            return output.unbind(token: token, reason: reason)
         }
+        #endif
+        unbinder.unbind(for: self)
     }
 
     public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }

@@ -35,7 +35,7 @@ extension Output {
         guard bt_is_recording() else { return }
         lock.withLock {
             TraceRecorder.edge(
-                from: trace, to: derived.trace, kind: kind, sourceSubscribers: subscribers.lazy.map(\.trace))
+                from: trace, to: derived.trace, kind: kind, sourceSubscribers: subscribers.lazy.map { $0.trace })
         }
         #endif
     }
@@ -45,7 +45,7 @@ extension Output {
         guard bt_is_recording() else { return }
         inner.lock.withLock {
             TraceRecorder.innerSwitch(
-                flatMap: trace, inner: inner.trace, innerSubscribers: inner.subscribers.lazy.map(\.trace))
+                flatMap: trace, inner: inner.trace, innerSubscribers: inner.subscribers.lazy.map { $0.trace })
         }
         #endif
     }

@@ -55,6 +55,7 @@ public enum BindTrace {
     ///
     /// Whatever is bound or created inside it and is still bound or alive when it ends is what
     /// leak detection judges. Scopes nest, and follow the task that runs them.
+    @discardableResult
     public static func scope<T>(
         _ name: String, file: StaticString = #fileID, line: UInt = #line, _ body: () throws -> T
     ) rethrows -> T {
@@ -72,6 +73,7 @@ public enum BindTrace {
     /// Runs the asynchronous `body` as a named region of the trace; see ``scope(_:file:line:_:)``.
     ///
     /// The scope follows the task, and child tasks inherit it.
+    @discardableResult
     public static func scope<T>(
         _ name: String, file: StaticString = #fileID, line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T

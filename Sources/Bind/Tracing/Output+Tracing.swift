@@ -12,10 +12,11 @@ extension Output {
         lock.lock()
         let token = nextToken
         nextToken &+= 1
-        subscribers.append(Subscriber(token: token, deliver: closure, trace: info))
+        subscribers.append(Subscriber(deliver: closure, trace: info))
+        tokens.append(token)
         let current = storedValue
         let log = debugLog
-        let event = bt_is_recording() ? TraceRecorder.bound(info, siblings: subscribers.lazy.map(\.trace)) : 0
+        let event = bt_is_recording() ? TraceRecorder.bound(info, siblings: subscribers.lazy.map { $0.trace }) : 0
         lock.unlock()
         if let log { log.bound() }
         if let current {
@@ -30,14 +31,14 @@ extension Output {
 
     /// The traced update: the record is written inside the Output's lock, then each closure runs
     /// with itself and this update recorded as the cause of whatever it does.
-    @usableFromInline
+    @inlinable
     final func updateTraced(_ value: Value) {
         let preview = bt_previews_enabled() ? TraceRecorder.preview(of: value) : nil
         lock.lock()
         if storesValues { storedValue = value }
         let snapshot = subscribers
         let log = debugLog
-        let event = TraceRecorder.updated(trace, preview: preview, subscribers: snapshot.lazy.map(\.trace))
+        let event = TraceRecorder.updated(trace, preview: preview) { snapshot.map { $0.trace } }
         lock.unlock()
         if let log { log.updated(value) }
         if event == 0 {
@@ -47,7 +48,7 @@ extension Output {
         let slot = bt_cause_slot()!
         let saved = slot.pointee
         for subscriber in snapshot {
-            slot.pointee = bt_cause(subscription: subscriber.trace.id, event: event)
+            slot.pointee = bt_cause(subscription: subscriber.traceID, event: event)
             subscriber.deliver(value)
         }
         slot.pointee = saved

@@ -33,19 +33,39 @@ final class OutputTraceInfo: @unchecked Sendable {
 enum BindOrigin {
     case closure
     case `operator`
-    case binder(type: Any.Type, identity: UInt)
+    case binder(type: Any.Type, identity: UInt, target: WeakTarget)
+}
+
+/// A Binder's target, held weakly: an address is reused once its object is gone, so the recorder
+/// checks whether an earlier target with the same address is still alive.
+@usableFromInline
+final class WeakTarget: @unchecked Sendable {
+    weak var object: AnyObject?
+
+    @usableFromInline
+    init(_ object: AnyObject) { self.object = object }
 }
 
 /// What the recorder knows of one subscription.
 @usableFromInline
 final class SubscriptionTraceInfo: @unchecked Sendable {
-    let id: UInt64
+    @usableFromInline let id: UInt64
     let output: OutputTraceInfo
     let origin: BindOrigin
     let file: StaticString
     let line: UInt
     /// Guarded by `TraceRecorder`'s lock.
     var announcedEpoch: UInt32 = 0
+
+    /// The Binder target's address, when this is a Binder's subscription.
+    var targetIdentity: UInt? {
+        if case .binder(_, let identity, _) = origin { identity } else { nil }
+    }
+
+    /// Whether this is a Binder's subscription whose target is gone.
+    var targetIsGone: Bool {
+        if case .binder(_, _, let target) = origin { target.object == nil } else { false }
+    }
 
     init(output: OutputTraceInfo, origin: BindOrigin, file: StaticString, line: UInt) {
         self.id = bt_new_subscription_id()

@@ -15,6 +15,7 @@ import Musl
 /// a 64 KB buffer that is written out when full, every 100 ms by a flusher thread, and at exit —
 /// never dropped: a full buffer is written by the thread that filled it. The lock is a leaf: the
 /// recorder never calls back into Bind or user code while holding it.
+@usableFromInline
 final class TraceRecorder: @unchecked Sendable {
     static let shared = TraceRecorder()
 
@@ -22,22 +23,74 @@ final class TraceRecorder: @unchecked Sendable {
     /// Room for the largest record (strings are capped at 1 KB) past the threshold.
     private static let bufferCapacity = bufferThreshold + 16 * 1024
 
-    private let lock = Lock()
-    // Everything below is guarded by `lock`.
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    /// What every event touches, behind a pointer: no retain of the recorder and no exclusivity
+    /// check on the hot path (see `updated`). Guarded by `lock`, like everything below.
+    struct HotState {
+        var count = 0
+        var streamOpen = false
+        /// Bumped for each new stream and capture, so Outputs that already existed are announced again.
+        var epoch: UInt32 = 0
+        var sequence: UInt64 = 0
+        /// Causes before this event belong to a delivery that began before the newest sink joined
+        /// the stream (a capture or a file): they are written as "no cause", which every sink can read.
+        var firstJoinedEvent: UInt64 = 1
+        var lastTicks: UInt64 = 0
+        var lastThread: UInt32 = 0
+        var eventsSinceClock = false
+    }
+
+    /// Allocated once for the process and never freed, like the recorder.
+    private nonisolated(unsafe) static let hot: UnsafeMutablePointer<HotState> = {
+        let hot = UnsafeMutablePointer<HotState>.allocate(capacity: 1)
+        hot.initialize(to: HotState())
+        return hot
+    }()
+    private nonisolated(unsafe) static let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bufferCapacity)
+
+    private let lock = SpinLock()
+    private var buffer: UnsafeMutablePointer<UInt8> { Self.buffer }
+    private var count: Int {
+        get { Self.hot.pointee.count }
+        set { Self.hot.pointee.count = newValue }
+    }
+    private var streamOpen: Bool {
+        get { Self.hot.pointee.streamOpen }
+        set { Self.hot.pointee.streamOpen = newValue }
+    }
+    private var epoch: UInt32 {
+        get { Self.hot.pointee.epoch }
+        set { Self.hot.pointee.epoch = newValue }
+    }
+    private var sequence: UInt64 {
+        get { Self.hot.pointee.sequence }
+        set { Self.hot.pointee.sequence = newValue }
+    }
+    private var firstJoinedEvent: UInt64 {
+        get { Self.hot.pointee.firstJoinedEvent }
+        set { Self.hot.pointee.firstJoinedEvent = newValue }
+    }
+    private var lastTicks: UInt64 {
+        get { Self.hot.pointee.lastTicks }
+        set { Self.hot.pointee.lastTicks = newValue }
+    }
+    private var lastThread: UInt32 {
+        get { Self.hot.pointee.lastThread }
+        set { Self.hot.pointee.lastThread = newValue }
+    }
+    private var eventsSinceClock: Bool {
+        get { Self.hot.pointee.eventsSinceClock }
+        set { Self.hot.pointee.eventsSinceClock = newValue }
+    }
     private var fileDescriptor: Int32 = -1
     private var filePath = ""
+    /// The events of the stream since the oldest running capture began (nil when none runs).
     private var capture: [UInt8]?
-    private var captureCount = 0
-    private var streamOpen = false
-    /// Bumped for each new stream and capture, so Outputs that already existed are announced again.
-    private var epoch: UInt32 = 0
-    private var sequence: UInt64 = 0
-    private var lastTicks: UInt64 = 0
-    private var lastThread: UInt32 = 0
+    /// Where each running capture starts in `capture`, and how many bytes of `stringRecords` it
+    /// takes as its prefix: the strings defined before it began.
+    private var captures: [Int: (offset: Int, strings: Int)] = [:]
+    private var nextCapture = 1
+    private var captureCount: Int { captures.count }
     private var threadCount: UInt32 = 0
-    private var eventsSinceClock = false
     private var fileStrings: [UInt: UInt64] = [:]
     private var typeStrings: [ObjectIdentifier: UInt64] = [:]
     private var textStrings: [String: UInt64] = [:]
@@ -48,7 +101,6 @@ final class TraceRecorder: @unchecked Sendable {
     private var exitHookInstalled = false
 
     private init() {
-        buffer = .allocate(capacity: Self.bufferCapacity)
         if let path = bt_autostart_path() {
             let path = String(cString: path)
             do {
@@ -70,30 +122,49 @@ final class TraceRecorder: @unchecked Sendable {
         shared.lock.withLock { shared.closeFile() }
     }
 
+    /// Starts a capture. Captures may overlap (tests run in parallel): each gets the events from
+    /// its own start, with every string and — by a new epoch — every Output it uses announced.
     static func beginCapture() -> Int {
         let recorder = shared
         return recorder.lock.withLock {
-            if recorder.captureCount == 0 {
-                if !recorder.streamOpen { recorder.openStream() }
-                recorder.flush()
-                recorder.capture = TraceFormat.header + recorder.stringRecords
-                recorder.epoch &+= 1
-                recorder.lastThread = 0
-                recorder.writeClock()
-            }
-            recorder.captureCount += 1
+            if !recorder.streamOpen { recorder.openStream() }
+            recorder.flush()
+            if recorder.capture == nil { recorder.capture = [] }
+            let session = recorder.nextCapture
+            recorder.nextCapture += 1
+            recorder.captures[session] = (recorder.capture!.count, recorder.stringRecords.count)
+            recorder.firstJoinedEvent = recorder.sequence + 1
+            recorder.epoch &+= 1
+            recorder.lastThread = 0
+            recorder.writeClock()
             bt_set_recording(true)
-            return recorder.captureCount
+            return session
         }
     }
 
+    /// Ends a capture and returns its trace: header, the strings defined before it began, its
+    /// events, and the end record a stopped recording writes.
     static func endCapture(_ session: Int) -> [UInt8] {
         let recorder = shared
         return recorder.lock.withLock {
             recorder.flush()
-            let bytes = recorder.capture ?? []
-            recorder.captureCount -= 1
-            if recorder.captureCount == 0 {
+            guard let start = recorder.captures.removeValue(forKey: session), let capture = recorder.capture else {
+                return []
+            }
+            var bytes = TraceFormat.header
+            bytes.reserveCapacity(TraceFormat.header.count + start.strings + capture.count - start.offset + 2)
+            bytes += recorder.stringRecords[..<start.strings]
+            bytes += capture[start.offset...]
+            bytes += [TraceFormat.Tag.end.rawValue, 0]
+            if let oldest = recorder.captures.values.map(\.offset).min() {
+                // Drop what no running capture needs any more.
+                if oldest > 0 {
+                    recorder.capture!.removeFirst(oldest)
+                    for (key, value) in recorder.captures {
+                        recorder.captures[key] = (value.offset - oldest, value.strings)
+                    }
+                }
+            } else {
                 recorder.capture = nil
                 if recorder.fileDescriptor < 0 { recorder.streamOpen = false }
                 bt_set_recording(recorder.fileDescriptor >= 0)
@@ -114,6 +185,7 @@ final class TraceRecorder: @unchecked Sendable {
             fileDescriptor = descriptor
             filePath = path
             writeToFile(TraceFormat.header + stringRecords)
+            firstJoinedEvent = sequence + 1
             epoch &+= 1
             lastThread = 0
         } else {
@@ -145,6 +217,7 @@ final class TraceRecorder: @unchecked Sendable {
         count = 0
         epoch &+= 1
         sequence = 0
+        firstJoinedEvent = 1
         lastThread = 0
         fileStrings = [:]
         typeStrings = [:]
@@ -152,7 +225,7 @@ final class TraceRecorder: @unchecked Sendable {
         nextString = 1
         stringRecords = []
         streamOpen = true
-        if fileDescriptor < 0 { capture = TraceFormat.header }
+        if fileDescriptor < 0 { capture = nil }
     }
 
     private func startFlusher() {
@@ -195,31 +268,72 @@ final class TraceRecorder: @unchecked Sendable {
         return recorder.lock.withLock {
             guard recorder.streamOpen else { return 0 }
             recorder.announce(subscription.output, subscribers: siblings, except: subscription)
+            if let identity = subscription.targetIdentity {
+                // A new target at the address of a dead one is not the same target: say the old
+                // one is gone before the bind, so readers never take the two for one.
+                for sibling in siblings
+                where sibling !== subscription && sibling.targetIdentity == identity && sibling.targetIsGone {
+                    recorder.appendEvent(.dangling) { $0.varint(sibling.id) }
+                }
+            }
             return recorder.writeBound(subscription, preexisting: false, scope: scope, cause: cause)
         }
     }
 
-    static func updated<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: Subscribers
+    /// Records an update (or a fire, for a Relay). `subscribers` is asked for only when the Output
+    /// must be announced (its first event in this recording), so a traced update never walks them.
+    @usableFromInline
+    static func updated(
+        _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: () -> [SubscriptionTraceInfo]
     ) -> UInt64 {
-        let cause = TraceCause.current
+        let cause = bt_cause_slot()!.pointee
         let recorder = shared
-        return recorder.lock.withLock {
-            guard recorder.streamOpen else { return 0 }
-            recorder.announce(output, subscribers: subscribers, except: nil)
-            return recorder.appendEvent(output.kind == .relay ? .fire : .update) { record in
-                record.varint(output.id)
-                record.cause(cause, sequence: recorder.sequence)
-                if let preview {
-                    record.varint(1)
-                    record.bytes(preview)
-                } else {
-                    record.varint(0)
-                }
+        let hot = Self.hot
+        let tag: TraceFormat.Tag = output.kind == .relay ? .fire : .update
+        let lock = SpinLock.shared
+        bt_spin_lock(lock)
+        defer { bt_spin_unlock(lock) }
+        guard hot.pointee.streamOpen else { return 0 }
+        // Hot path: the Output is known, the thread unchanged, room in the buffer, no preview —
+        // encode the record in place, with no closure, retain or exclusivity check.
+        if preview == nil, output.announcedEpoch == hot.pointee.epoch, hot.pointee.count < bufferThreshold,
+            bt_thread_slot()!.pointee == hot.pointee.lastThread, hot.pointee.lastThread != 0
+        {
+            let now = bt_ticks()
+            let last = hot.pointee.lastTicks
+            let delta = now > last ? now - last : 0
+            if now > last { hot.pointee.lastTicks = now }
+            hot.pointee.sequence += 1
+            hot.pointee.eventsSinceClock = true
+            let start = hot.pointee.count
+            let base = Self.buffer + start
+            base[0] = tag.rawValue
+            // Each field is at most 10 bytes: the payload is under 128, so its length is one byte.
+            var record = RecordEncoder(base: base + 2)
+            record.varint(delta)
+            record.varint(output.id)
+            record.cause(cause, sequence: hot.pointee.sequence, oldest: hot.pointee.firstJoinedEvent)
+            record.varint(0)
+            base[1] = UInt8(record.count)
+            hot.pointee.count = start + 2 + record.count
+            return hot.pointee.sequence
+        }
+        if output.announcedEpoch != hot.pointee.epoch {
+            recorder.announce(output, subscribers: subscribers(), except: nil)
+        }
+        return recorder.appendEvent(tag) { record in
+            record.varint(output.id)
+            record.cause(cause, sequence: hot.pointee.sequence, oldest: hot.pointee.firstJoinedEvent)
+            if let preview {
+                record.varint(1)
+                record.bytes(preview)
+            } else {
+                record.varint(0)
             }
         }
     }
 
+    @usableFromInline
     static func unbound(_ subscription: SubscriptionTraceInfo, reason: UnbindReason) {
         let cause = TraceCause.current
         let recorder = shared
@@ -230,6 +344,7 @@ final class TraceRecorder: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     static func dangling(_ subscription: UInt64) {
         let recorder = shared
         recorder.lock.withLock {
@@ -335,6 +450,7 @@ final class TraceRecorder: @unchecked Sendable {
     }
 
     /// A bounded `String(describing:)` of `value`, cut at a character boundary.
+    @usableFromInline
     static func preview<Value>(of value: Value) -> [UInt8] {
         TraceFormat.truncated(String(describing: value), to: TraceFormat.maximumPreviewLength)
     }
@@ -346,9 +462,10 @@ final class TraceRecorder: @unchecked Sendable {
     private func announce<Subscribers: Sequence<SubscriptionTraceInfo>>(
         _ output: OutputTraceInfo, subscribers: Subscribers, except skipped: SubscriptionTraceInfo?
     ) {
-        if output.announcedEpoch != epoch {
-            announce(output, preexisting: true, scope: 0, cause: bt_cause())
-        }
+        // Once an Output is announced, so is every subscription it has: those bound later are
+        // written as they are bound. So the walk happens once per Output and recording.
+        guard output.announcedEpoch != epoch else { return }
+        announce(output, preexisting: true, scope: 0, cause: bt_cause())
         for subscription in subscribers where subscription !== skipped && subscription.announcedEpoch != epoch {
             writeBound(subscription, preexisting: true, scope: 0, cause: bt_cause())
         }
@@ -369,7 +486,7 @@ final class TraceRecorder: @unchecked Sendable {
             record.varint(labelID)
             record.varint(scope)
             record.varint(preexisting ? 1 : 0)
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -384,7 +501,7 @@ final class TraceRecorder: @unchecked Sendable {
         switch subscription.origin {
         case .closure: break
         case .operator: flags |= TraceFormat.BindFlag.internal
-        case .binder(let type, let identity):
+        case .binder(let type, let identity, _):
             flags |= TraceFormat.BindFlag.binder
             target = (intern(type), UInt64(identity))
         }
@@ -399,7 +516,7 @@ final class TraceRecorder: @unchecked Sendable {
                 record.varint(target.identity)
             }
             record.varint(scope)
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -410,7 +527,7 @@ final class TraceRecorder: @unchecked Sendable {
         appendEvent(.unbound) { record in
             record.varint(subscription.id)
             record.varint(UInt64(reason.rawValue))
-            record.cause(cause, sequence: sequence)
+            record.cause(cause, sequence: sequence, oldest: firstJoinedEvent)
         }
     }
 
@@ -605,10 +722,27 @@ struct RecordEncoder {
     }
 
     /// The cause of an event: how many events back its parent is (0: none), then the subscription.
-    mutating func cause(_ cause: bt_cause, sequence own: UInt64) {
-        guard cause.event != 0, cause.event < own else { return varint(0) }
+    mutating func cause(_ cause: bt_cause, sequence own: UInt64, oldest: UInt64) {
+        guard cause.event >= oldest, cause.event < own else { return varint(0) }
         varint(own - cause.event)
         varint(cause.subscription)
+    }
+}
+
+/// The recorder's lock (a C spin lock: cheaper than a mutex for the few instructions it guards).
+private struct SpinLock: @unchecked Sendable {
+    nonisolated(unsafe) static let shared: UnsafeMutablePointer<bt_spinlock> = {
+        let primitive = UnsafeMutablePointer<bt_spinlock>.allocate(capacity: 1)
+        primitive.initialize(to: bt_spinlock())
+        return primitive
+    }()
+    let primitive = SpinLock.shared
+
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        bt_spin_lock(primitive)
+        defer { bt_spin_unlock(primitive) }
+        return try body()
     }
 }
 #endif

@@ -128,7 +128,9 @@ struct LeakFinder {
             }
         } else {
             let names = longLived.map(\.displayName).joined(separator: ", ")
-            message = "\(root.kind) \(root.displayName) is \(when): \(names) outlives it and keeps it alive"
+            // An unlabelled derived Output's name already says its kind ("map #37 (String)").
+            let name = root.label == nil ? root.displayName : "\(root.kind) \(root.displayName)"
+            message = "\(name) is \(when): \(names) outlives it and keeps it alive"
             for source in longLived {
                 related.append(Finding.Related(site: source.site, note: "\(source.displayName) is created here and keeps it alive"))
             }

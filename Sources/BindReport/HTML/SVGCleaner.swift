@@ -35,7 +35,9 @@ enum SVGCleaner {
                 }
                 continue
             }
-            if name == "script" || name == "foreignobject" {
+            // Compare local names: `<s:script>` is a script when `s` is bound to the SVG namespace.
+            let localName = name.split(separator: ":").last.map(String.init) ?? name
+            if localName == "script" || localName == "foreignobject" {
                 // Drop the whole element, up to its closing tag (or the rest of the document).
                 if !isClosing && !isEmpty { dropping = (name, 1) }
                 continue

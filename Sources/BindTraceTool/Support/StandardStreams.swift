@@ -23,8 +23,10 @@ final class StandardOutput: @unchecked Sendable {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes one line. Control characters from the trace (escape sequences, newlines inside a
+    /// label) are shown as `\u{1B}`: a trace must not drive the terminal or split a line.
     func line(_ text: String = "") {
-        write(text)
+        write(TerminalText.safe(text))
         write("\n")
     }
 
@@ -66,4 +68,22 @@ enum StandardError {
 /// The C library's `write`.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
+}
+
+/// Text made safe to print on a terminal or in a CI log, one line per call.
+enum TerminalText {
+    static func safe(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value) {
+                result += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

@@ -19,8 +19,22 @@ extern _Atomic(uint64_t) bt_next_scope_id;
 /// The subscription whose closure runs on this thread, and the event that is delivering to it.
 typedef struct { uint64_t subscription; uint64_t event; } bt_cause;
 
-bt_cause *bt_cause_slot(void);
-uint32_t *bt_thread_slot(void);
+extern _Thread_local bt_cause bt_current_cause;
+extern _Thread_local uint32_t bt_current_thread;
+
+static inline bt_cause *bt_cause_slot(void) { return &bt_current_cause; }
+static inline uint32_t *bt_thread_slot(void) { return &bt_current_thread; }
+
+/// The recorder's lock: a test-and-set spin lock that yields the CPU after a short spin. Held only
+/// to encode a record (tens of nanoseconds) or, rarely, to write a full buffer.
+typedef struct { _Atomic(int) held; } bt_spinlock;
+void bt_spin_wait(bt_spinlock *lock);
+static inline void bt_spin_lock(bt_spinlock *lock) {
+    if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bt_spin_wait(lock);
+}
+static inline void bt_spin_unlock(bt_spinlock *lock) {
+    atomic_store_explicit(&lock->held, 0, memory_order_release);
+}
 /// The name of the calling thread ("" when it has none).
 void bt_thread_name(char *buffer, int size);
 /// The BIND_TRACE path read at load time, or NULL.

@@ -1,0 +1,34 @@
+#ifndef CBENCHSUPPORT_H
+#define CBENCHSUPPORT_H
+// What the benchmarks need from C: clocks, the allocator's statistics and an optimisation barrier.
+#include <stdint.h>
+#include <stddef.h>
+
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t bench_monotonic_ns(void);
+
+/// CPU time of the calling thread in nanoseconds (CLOCK_THREAD_CPUTIME_ID): the clock every timing
+/// uses, so time spent descheduled by other work on a shared machine does not count.
+uint64_t bench_thread_cpu_ns(void);
+
+/// Bytes the allocator has handed out and not taken back (glibc: mallinfo2 `uordblks + hblkhd`),
+/// or 0 where the platform has no such statistic.
+uint64_t bench_heap_bytes_in_use(void);
+
+/// Whether `bench_heap_bytes_in_use` works on this platform.
+int bench_heap_statistics_available(void);
+
+/// Calls `clock_gettime(CLOCK_MONOTONIC)` `count` times; returns a sum so nothing is optimised away.
+uint64_t bench_call_clock_gettime(uint64_t count);
+
+/// Reads the time-stamp counter `count` times, as the trace recorder does (`__rdtsc`); CLOCK_MONOTONIC
+/// elsewhere. Returns a sum so nothing is optimised away.
+uint64_t bench_call_tsc(uint64_t count);
+
+/// Whether `bench_call_tsc` reads a real time-stamp counter.
+int bench_has_tsc(void);
+
+/// Consumes `value` where the optimiser cannot see it.
+void bench_consume(uint64_t value);
+
+#endif

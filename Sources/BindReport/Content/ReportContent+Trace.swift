@@ -1,0 +1,305 @@
+import Bind
+import BindAnalysis
+import BindGraph
+import BindTraceModel
+
+/// How ``ReportContent/build(fromTrace:options:)`` reads a trace into a report.
+public struct TraceReportOptions: Sendable {
+    /// What to judge (`atExit`, `focusScope`); `stateAt` and `keepsReleasedOutputs` are ignored.
+    public var analysis: AnalysisOptions
+    /// How the graph is drawn (the same builder as `bind-trace graph`).
+    public var graph: TraceGraphBuilder
+    public var graphLayout: GraphLayout
+    /// Graphs with more nodes than this are not rendered (the report says so): `sfdp` needs about
+    /// 10 s for 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
+    public var maximumGraphNodes: Int
+    /// At most this many timeline rows: labelled Outputs first, then the busiest unlabelled ones.
+    public var maximumTimelineRows: Int
+    /// At most this many unlabelled Outputs in the timeline.
+    public var unlabelledTimelineRows: Int
+    /// Updates kept per timeline row (evenly sampled beyond it; the row keeps the full count).
+    public var updatesPerRow: Int
+    /// The report's heading; `nil` for "Bind trace: FILE".
+    public var title: String?
+    /// Draw Outputs released before the end too (faded). Memory then grows with every Output ever
+    /// created, so this is for small traces.
+    public var includesReleasedOutputs: Bool
+
+    public init(
+        analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
+        graphLayout: GraphLayout = .automatic, maximumGraphNodes: Int = 4_000, maximumTimelineRows: Int = 200,
+        unlabelledTimelineRows: Int = 12, updatesPerRow: Int = 1_000, title: String? = nil,
+        includesReleasedOutputs: Bool = false
+    ) {
+        self.includesReleasedOutputs = includesReleasedOutputs
+        self.analysis = analysis
+        self.graph = graph
+        self.graphLayout = graphLayout
+        self.maximumGraphNodes = maximumGraphNodes
+        self.maximumTimelineRows = maximumTimelineRows
+        self.unlabelledTimelineRows = unlabelledTimelineRows
+        self.updatesPerRow = updatesPerRow
+        self.title = title
+    }
+}
+
+/// A report read from a trace, with what the reading found besides the report.
+public struct TraceReport: Sendable {
+    public var content: ReportContent
+    /// Reader warnings (a trace cut short) and the trace's inconsistencies, for standard error.
+    public var warnings: [TraceWarning]
+    public var traceErrors: [TraceError]
+    public var traceErrorCount: Int
+    /// Why the graph is missing from the report (too big, Graphviz failed); `nil` when it is there.
+    public var graphNote: String?
+    /// What the graph shows (`52 Outputs as 26 nodes …`), when drawn.
+    public var graphDescription: String?
+}
+
+extension ReportContent {
+    /// Reads the trace at `path` twice, in memory bounded by what is alive at once: the first pass
+    /// replays it for findings, summary, graph and the choice of timeline rows; the second collects
+    /// those rows' updates and a sample of the events (``EventTable/Builder``).
+    ///
+    /// ```swift
+    /// let report = try ReportContent.build(fromTrace: "app.trace")
+    /// try ReportWriter.write(report.content, to: "bind-report")
+    /// ```
+    /// - Throws: ``TraceReadError`` when the trace cannot be opened or read.
+    /// - Complexity: O(*n*) in events; memory O(live Outputs + timeline rows × `updatesPerRow` + table rows).
+    public static func build(fromTrace path: String, options: TraceReportOptions = TraceReportOptions())
+        throws(TraceReadError) -> TraceReport
+    {
+        var analysis = options.analysis
+        analysis.stateAt = nil
+        analysis.keepsReleasedOutputs = options.includesReleasedOutputs
+
+        // Pass 1: replay; offer every Output to the timeline just before it is released, and at the end.
+        let reader = try TraceReader(path: path)
+        let replay = Replay(options: analysis)
+        var candidates = TimelineCandidates(
+            labelled: options.maximumTimelineRows,
+            unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))
+        while let event = try reader.next() {
+            if case .released(let id) = event.kind, let output = replay.outputState(id) { candidates.offer(output) }
+            replay.apply(event)
+        }
+        let findings = replay.finish()
+        let summary = replay.summary(isComplete: reader.isComplete, findings: findings)
+        let state = replay.snapshot()
+        for output in state.outputs where !output.isReleased { candidates.offer(output) }
+        let chosen = candidates.chosen(limit: options.maximumTimelineRows)
+
+        var content = ReportContent(
+            title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: findings)
+
+        // The graph, drawn by the same builder as `bind-trace graph`.
+        var graphNote: String?
+        var graphDescription: String?
+        var builder = options.graph
+        if builder.title == nil { builder.title = "Outputs at the end (event #\(summary.events))" }
+        let graph = builder.build(state, findings: findings)
+        let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
+        if nodes > options.maximumGraphNodes {
+            graphNote =
+                "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
+        } else if graph.outputCount == 0 {
+            graphNote = "empty: no Output alive at the end"
+        } else {
+            do {
+                let rendered = try GraphvizRenderer().render(graph.document, format: .svg, layout: options.graphLayout)
+                content.graphSVG = rendered.text
+                graphDescription = "\(graph.description), layout \(rendered.layout)"
+            } catch {
+                graphNote = "not drawn: \(error)"
+            }
+        }
+
+        // Pass 2: the chosen Outputs' updates and the sampled event table.
+        let second = try TraceReader(path: path)
+        var rows: [UInt64: TimelineRowBuilder] = [:]
+        for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
+        var table = EventTable.Builder()
+        var describer = EventDescriber()
+        while let event = try second.next() {
+            switch event.kind {
+            case .updated(let output, _, let preview), .fired(let output, _, let preview):
+                rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview))
+            default:
+                break
+            }
+            table.add(
+                EventRow(
+                    sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
+                    description: describer.describe(event)))
+        }
+        content.timeline = chosen.compactMap { rows[$0.id]?.row }
+        content.events = table.table
+
+        content.summary = figures(summary: summary, findings: findings, graphNote: graphNote, graph: graph)
+        return TraceReport(
+            content: content, warnings: reader.warnings, traceErrors: replay.errors,
+            traceErrorCount: replay.errorCount, graphNote: graphNote, graphDescription: graphDescription)
+    }
+
+    private static func figures(summary: TraceSummary, findings: [Finding], graphNote: String?, graph: TraceGraph)
+        -> [SummaryFigure]
+    {
+        let created = summary.outputsByKind.reduce(UInt64(0)) { $0 + $1.count }
+        // Short values: the page lays figures out as tiles (it adds the error and warning counts itself).
+        var figures: [SummaryFigure] = [
+            .init(label: "events", value: ReportNumber.grouped(summary.events)),
+            .init(label: "duration", value: ReportNumber.duration(nanoseconds: summary.duration)),
+            .init(label: "threads", value: ReportNumber.grouped(summary.threads)),
+            .init(label: "Outputs created", value: ReportNumber.grouped(created)),
+            .init(label: "Outputs alive at the end", value: ReportNumber.grouped(summary.liveOutputs)),
+            .init(label: "subscriptions bound at the end", value: ReportNumber.grouped(summary.boundSubscriptions)),
+            .init(label: "findings", value: ReportNumber.grouped(findings.count)),
+        ]
+        if summary.traceErrors > 0 {
+            figures.append(.init(label: "trace inconsistencies", value: ReportNumber.grouped(summary.traceErrors)))
+        }
+        if !summary.isComplete { figures.append(.init(label: "trace cut short (no end record)", value: "incomplete")) }
+        if let graphNote {
+            figures.append(.init(label: "graph \(graphNote)", value: "no graph"))
+        } else {
+            figures.append(
+                .init(
+                    label: "graph nodes for \(ReportNumber.grouped(graph.outputCount)) Outputs"
+                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : ""),
+                    value: ReportNumber.grouped(graph.document.nodes.count - TraceGraphBuilder.legendNodeCount)))
+        }
+        return figures
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// The Outputs the timeline shows: every labelled one that updated (up to the row limit, busiest
+/// first), plus the busiest unlabelled ones. Bounded: each list is trimmed whenever it doubles.
+struct TimelineCandidates {
+    struct Candidate {
+        var id: UInt64
+        var label: String?
+        var kind: OutputKind
+        var valueType: String
+        var site: SourceSite
+        var updates: UInt64
+    }
+
+    private let labelledLimit: Int
+    private let unlabelledLimit: Int
+    private var labelled: [Candidate] = []
+    private var unlabelled: [Candidate] = []
+
+    init(labelled: Int, unlabelled: Int) {
+        labelledLimit = max(0, labelled)
+        unlabelledLimit = max(0, unlabelled)
+    }
+
+    mutating func offer(_ output: OutputState) {
+        guard output.updateCount > 0 else { return }
+        let candidate = Candidate(
+            id: output.id, label: output.label, kind: output.kind, valueType: output.valueType, site: output.site,
+            updates: output.updateCount)
+        if output.label != nil {
+            Self.add(candidate, to: &labelled, limit: labelledLimit)
+        } else {
+            Self.add(candidate, to: &unlabelled, limit: unlabelledLimit)
+        }
+    }
+
+    /// Labelled first, then unlabelled; each in creation order (ids ascend).
+    func chosen(limit: Int) -> [Candidate] {
+        let first = Self.trimmed(labelled, limit: labelledLimit)
+        let rest = Self.trimmed(unlabelled, limit: min(unlabelledLimit, max(0, limit - first.count)))
+        return first.sorted { $0.id < $1.id } + rest.sorted { $0.id < $1.id }
+    }
+
+    private static func add(_ candidate: Candidate, to list: inout [Candidate], limit: Int) {
+        guard limit > 0 else { return }
+        list.append(candidate)
+        if list.count >= 2 * limit { list = trimmed(list, limit: limit) }
+    }
+
+    /// The busiest `limit`, ties to the older Output.
+    private static func trimmed(_ list: [Candidate], limit: Int) -> [Candidate] {
+        guard list.count > limit else { return list }
+        return Array(list.sorted { ($1.updates, $0.id) < ($0.updates, $1.id) }.prefix(limit))
+    }
+}
+
+/// Collects one timeline row's updates, evenly sampled beyond `capacity`.
+struct TimelineRowBuilder {
+    private let name: String
+    private let kind: String
+    private var sample: StrideSample<TimelineRow.Update>
+    private var total = 0
+
+    init(_ candidate: TimelineCandidates.Candidate, capacity: Int) {
+        let file = candidate.site.file.split(separator: "/").last.map(String.init) ?? candidate.site.file
+        name = candidate.label ?? "\(candidate.kind) #\(candidate.id) (\(file):\(candidate.site.line))"
+        kind = candidate.kind.description
+        sample = StrideSample(capacity: capacity)
+    }
+
+    mutating func add(_ update: TimelineRow.Update) {
+        total += 1
+        sample.add(update)
+    }
+
+    var row: TimelineRow { TimelineRow(name: name, kind: kind, updates: sample.elements, totalUpdates: total) }
+}
+
+/// One line of words per event for the report's table. Remembers the labels of live Outputs only.
+struct EventDescriber {
+    private var labels: [UInt64: String] = [:]
+
+    mutating func describe(_ event: TraceEvent) -> String {
+        switch event.kind {
+        case .outputCreated(let creation):
+            if let label = creation.label { labels[creation.output] = label }
+            let preexisting = creation.preexisting ? " (before the recording)" : ""
+            return
+                "\(name(creation.output)) \(creation.kind) of \(creation.valueType) created at \(creation.site)\(preexisting)"
+        case .edge(let source, let derived, let operation):
+            return "\(name(derived)) = \(operation)(\(name(source)))"
+        case .innerSwitch(let flatMap, let inner):
+            return "flatMap \(name(flatMap)) now forwards \(name(inner))"
+        case .bound(let binding):
+            let what =
+                binding.isInternal ? "operator" : binding.target.map { "Binder to \($0.type)" } ?? "closure"
+            return "subscription \(binding.subscription) (\(what)) bound to \(name(binding.output)) at \(binding.site)"
+        case .updated(let output, _, let preview):
+            return "\(name(output)) updated" + (preview.map { " to " + Self.shown($0) } ?? "")
+        case .fired(let output, _, let preview):
+            return "\(name(output)) fired" + (preview.map { " with " + Self.shown($0) } ?? "")
+        case .unbound(let subscription, let reason, _):
+            return "subscription \(subscription) unbound (\(reason))"
+        case .dangling(let subscription):
+            return "subscription \(subscription) delivered to a Binder whose target is gone"
+        case .released(let output):
+            let text = "\(name(output)) released"
+            labels[output] = nil
+            return text
+        case .scopeBegan(let id, _, let scopeName, let site):
+            return "scope '\(scopeName)' (#\(id)) began at \(site)"
+        case .scopeEnded(let id):
+            return "scope #\(id) ended"
+        case .mark(let markName, _):
+            return "mark: \(markName)"
+        case .labeled(let output, let label):
+            labels[output] = label
+            return "#\(output) labelled '\(label)'"
+        }
+    }
+
+    /// A value preview; an empty one (an empty string) would read as nothing at all.
+    private static func shown(_ preview: String) -> String { preview.isEmpty ? "\"\" (empty)" : preview }
+
+    private func name(_ id: UInt64) -> String {
+        labels[id].map { "#\(id) '\($0)'" } ?? "#\(id)"
+    }
+}

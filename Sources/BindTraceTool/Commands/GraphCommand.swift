@@ -1,0 +1,136 @@
+import ArgumentParser
+import BindAnalysis
+import BindGraph
+import Foundation
+
+/// `bind-trace graph FILE -o graph.svg`: the Outputs, their dependencies, subscribers and findings, drawn.
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw the Outputs, how they depend on each other, their subscribers and the findings.",
+        discussion: """
+            Laid out by Graphviz (libgvc) in process. Nodes are Outputs (blue: Output, yellow: Relay, \
+            green: derived); edges are styled by operator (see the legend); small dashed nodes are \
+            subscribers. Leaks and cycles found by `check` are red, dangling binders grey, released \
+            Outputs (--include-released) faded. Repeated identical structures are drawn once with ×N. \
+            Findings do not change the exit status: 0 when the graph was written, 2 when it could not be.
+            """)
+
+    @Argument(help: "The trace file to read.")
+    var file: String
+
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Where to write the picture; - for standard output (svg, dot).", valueName: "path"))
+    var output: String?
+
+    @Option(help: "Picture format: svg, dot, png or pdf.")
+    var format: PictureFormat = .svg
+
+    @Option(help: "Layout engine: dot (layered), sfdp (scales to many thousands of nodes) or auto (by size).")
+    var layout: LayoutChoice = .auto
+
+    @Option(help: "Group nodes into boxes by source file, by module, or not (auto: by file when there are several).")
+    var cluster: TraceGraphBuilder.Clustering = .automatic
+
+    @Option(help: "Draw repeated identical structures as one ×N node: auto (3 or more), always (2 or more), never.")
+    var collapse: TraceGraphBuilder.Collapsing = .automatic
+
+    @Option(help: ArgumentHelp("Draw the graph as it stood right after this event.", valueName: "seq"))
+    var at: UInt64?
+
+    @Flag(help: "Also draw Outputs already released (faded).")
+    var includeReleased = false
+
+    @Flag(help: "Also mark what is still bound or alive when the trace ends, as leaks \"at exit\".")
+    var atExit = false
+
+    @Option(
+        name: .customLong("scope"),
+        help: ArgumentHelp(
+            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
+    var focusScope: UInt64?
+
+    func validate() throws {
+        if format.graphFormat.isText == false, output == nil || output == "-" {
+            throw ValidationError("\(format.rawValue) is binary: name a file with -o")
+        }
+    }
+
+    func run() throws {
+        let options = AnalysisOptions(
+            atExit: atExit, focusScope: focusScope, keepsReleasedOutputs: includeReleased, stateAt: at)
+        let result: AnalysisResult
+        do {
+            result = try TraceAnalyzer.analyze(path: file, options: options)
+        } catch {
+            throw ToolFailure(path: file, error)
+        }
+        result.reportProblems(path: file)
+        if let at, at > result.summary.events {
+            throw ToolFailure("\(file): there is no event \(at) (the trace has \(result.summary.events))")
+        }
+
+        let moment = at.map { "after event #\($0)" } ?? "at the end (event #\(result.summary.events))"
+        let builder = TraceGraphBuilder(
+            title: "\(Self.fileName(file)): Outputs \(moment)", clustering: cluster, collapsing: collapse)
+        let graph = builder.build(result.state, findings: result.findings)
+        let renderer = GraphvizRenderer()
+        let rendered: RenderedGraph
+        do {
+            rendered = try renderer.render(graph.document, format: format.graphFormat, layout: layout.graphLayout)
+        } catch {
+            throw ToolFailure("\(file): cannot draw the graph: \(error)")
+        }
+        for warning in rendered.warnings { StandardError.write("bind-trace: graphviz: warning: \(warning)") }
+
+        if let output, output != "-" {
+            do {
+                // Foundation's atomic write: a temporary file in the same directory, then rename.
+                try rendered.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw ToolFailure("\(output): cannot write: \((error as NSError).localizedDescription)")
+            }
+        } else {
+            StandardOutput.shared.write(String(decoding: rendered.data, as: UTF8.self))
+        }
+        let findings = result.findings.count == 1 ? "1 finding" : "\(result.findings.count) findings"
+        StandardError.write(
+            "bind-trace: \(file): graph \(moment): \(graph.description), layout \(rendered.layout), \(findings) drawn"
+                + (output.map { $0 == "-" ? "" : " → \($0)" } ?? ""))
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// The picture formats `graph` writes.
+enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
+    case svg, dot, png, pdf
+
+    var graphFormat: GraphFormat {
+        switch self {
+        case .svg: .svg
+        case .dot: .dot
+        case .png: .png
+        case .pdf: .pdf
+        }
+    }
+}
+
+/// The layout engines `graph` offers.
+enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
+    case dot, sfdp, auto
+
+    var graphLayout: GraphLayout {
+        switch self {
+        case .dot: .dot
+        case .sfdp: .sfdp
+        case .auto: .automatic
+        }
+    }
+}
+
+extension TraceGraphBuilder.Clustering: ExpressibleByArgument {}
+extension TraceGraphBuilder.Collapsing: ExpressibleByArgument {}
