@@ -64,10 +64,7 @@ struct FuzzRegressionTests {
         for file in files {
             let bytes = try Self.contents(of: file)
             let memory = readChecked(bytes, name: file.lastPathComponent)
-            // The file reader (buffered, refilled) says exactly the same. A debug build spends ~0.7 s
-            // filling its 1 MiB buffer per file (harden-to-lead #3): check the regressions and the real
-            // traces only; the fuzz target compares the two readers on every eighth input.
-            guard file.path.contains("/regressions/") || file.lastPathComponent.hasPrefix("real-") else { continue }
+            // The file reader (buffered, refilled) says exactly the same.
             var fromFile: [TraceEvent] = []
             var fileError: TraceReadError?
             do {
@@ -95,11 +92,8 @@ struct FuzzRegressionTests {
         var after: TraceEvent?
         var again: TraceReadError?
         do { after = try reader.next() } catch { again = error }
-        // Known issue until the reader makes errors final (reported to the lead; remove the wrapper then).
-        withKnownIssue("TraceReader reads on after an error (harden-to-lead #1)") {
-            #expect(after == nil, "no event from beyond the corrupt record")
-            #expect(again?.offset == 21, "the same error again")
-        }
+        #expect(after == nil, "no event from beyond the corrupt record")
+        #expect(again?.offset == 21, "the same error again")
     }
 
     @Test("a record length that overflows 64 bits is corruption, not length 0", .bug(id: "harden-to-lead-2"))
@@ -107,11 +101,8 @@ struct FuzzRegressionTests {
         // Header · end record whose 10-byte length varint is 2^64 (wraps to 0 if the overflow is ignored).
         let bytes = try Self.input("length-overflows-64-bits.bin")
         let reader = try TraceReader(bytes: bytes)
-        // Known issue until the length loop checks for overflow (reported to the lead; remove the wrapper then).
-        withKnownIssue("a 64-bit overflow in a record length is ignored (harden-to-lead #2)") {
-            #expect(throws: TraceReadError.self) { try reader.readAll() }
-            #expect(!reader.isComplete, "the corrupt record is not taken for the end record")
-        }
+        #expect(throws: TraceReadError.self) { try reader.readAll() }
+        #expect(!reader.isComplete, "the corrupt record is not taken for the end record")
     }
 
     @Test("the file reader refills across its 1 MiB chunks without losing or inventing a record")

@@ -50,8 +50,12 @@ runFuzzer { bytes in
             require(scan.isWellFormed, "Graphviz SVG is not well-formed: \(scan.error ?? "")")
             svg = output
         } catch {
-            // Ids that sanitise to the same text are a documented error; anything else is a finding.
-            require("\(error)".contains("duplicate") || "\(error)".contains("same"), "render failed: \(error)")
+            // Ids that sanitise to the same text are a documented error. A special character fused
+            // with a combining mark into one Character is escaped by nothing and breaks the label
+            // (docs/hardening.md, finding 8): tolerated until fixed unless FUZZ_CHECK_KNOWN=1.
+            let known = !checksKnownFindings && texts.contains { fusesSpecialCharacter($0) }
+            require(
+                known || "\(error)".contains("duplicate") || "\(error)".contains("same"), "render failed: \(error)")
         }
     }
     if flags & 2 != 0 {
@@ -81,13 +85,9 @@ runFuzzer { bytes in
             let cleaned = String(decoding: data, as: UTF8.self)
             let scan = XMLScan(cleaned)
             if scan.isWellFormed {
-                // Local names, as a browser matches them: `s:script` with `s` bound to the SVG namespace
-                // is a script element too. The cleaner compares qualified names (docs/hardening.md,
-                // finding 5), so the local-name check waits for FUZZ_CHECK_KNOWN=1.
-                let elements = scan.elements.map { name in
-                    checksKnownFindings
-                        ? name.lowercased().split(separator: ":").last.map(String.init) ?? "" : name.lowercased()
-                }
+                // Local names, as a browser matches them: `s:script` with `s` bound to the SVG
+                // namespace is a script element too (finding 5, fixed).
+                let elements = scan.elements.map { $0.lowercased().split(separator: ":").last.map(String.init) ?? "" }
                 require(
                     !elements.contains { $0 == "script" || $0 == "foreignobject" },
                     "cleaned SVG keeps a script element: \(elements)")
@@ -97,7 +97,9 @@ runFuzzer { bytes in
                 // A tag with an unbalanced quote makes the cleaner copy the rest of the document
                 // uncleaned (docs/hardening.md, finding 7): checked with FUZZ_CHECK_KNOWN=1 until fixed,
                 // and otherwise only for documents without such a quote.
-                if checksKnownFindings || !cleaned.contains("=\"\u{FFFD}") && cleaned.filter({ $0 == "\"" }).count % 2 == 0 {
+                if checksKnownFindings
+                    || !cleaned.contains("=\"\u{FFFD}") && cleaned.filter({ $0 == "\"" }).count % 2 == 0
+                {
                     require(
                         !attributes.contains { $0.hasPrefix("on") },
                         "cleaned SVG keeps an event handler: \(scan.attributes)")
@@ -115,4 +117,11 @@ runFuzzer { bytes in
 
     let sarif = ReportWriter.sarif(content)
     require((try? JSONSerialization.jsonObject(with: Data(sarif.utf8))) != nil, "SARIF is not JSON")
+}
+
+/// Whether `text` has `<`, `&`, `"`, `>` or `\\` followed by a combining mark (one Character together).
+func fusesSpecialCharacter(_ text: String) -> Bool {
+    text.contains { character in
+        character.unicodeScalars.count > 1 && "<>&\"\\".unicodeScalars.contains(character.unicodeScalars.first!)
+    }
 }

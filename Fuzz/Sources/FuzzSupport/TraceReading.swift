@@ -13,10 +13,6 @@ public struct ReadOutcome: Equatable {
     public var bytesRead = 0
 }
 
-/// Whether to check that `next()` after an error yields no event: a known finding not fixed yet
-/// (docs/hardening.md, finding 1), checked only with `FUZZ_CHECK_KNOWN=1`.
-private let checksErrorsAreFinal = checksKnownFindings
-
 /// Reads `bytes` with the in-memory reader, checking every invariant the format promises.
 ///
 /// - Sequence numbers are 1, 2, 3, … with no gap; record offsets increase and lie inside the input,
@@ -68,8 +64,8 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     outcome.warnings = reader.warnings
     outcome.isComplete = reader.isComplete
     outcome.bytesRead = reader.bytesRead
-    if checksKnownFindings {
-        // Known finding 2: a record length that does not fit 64 bits must not be read as a short one.
+    do {
+        // Finding 2 (fixed): a record length that does not fit 64 bits must not be read as a short one.
         if let overflow = firstOverflowingLength(bytes, before: reader.bytesRead) {
             require(
                 failure != nil && failure!.offset <= overflow,
@@ -77,7 +73,7 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
         }
     }
     // The end is final; so is an error, once the reader promises it.
-    if failure == nil || checksErrorsAreFinal {
+    do {
         let after = try? reader.next()
         require(
             after == nil,
