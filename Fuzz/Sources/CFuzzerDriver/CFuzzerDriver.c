@@ -1,0 +1,2 @@
+// Intentionally empty: the module only declares libFuzzer's driver (see include/CFuzzerDriver.h).
+#include "CFuzzerDriver.h"

@@ -1,0 +1,96 @@
+import Bind
+import BindTraceModel
+
+/// Turns fuzz bytes into a sequence of decoded events, so the replay sees far more consistent (and
+/// subtly inconsistent) histories than random trace bytes would decode to.
+///
+/// Each event takes one opcode byte, then small operands: ids come from a space of 8 so events keep
+/// referring to the same Outputs, subscriptions and scopes; causes point a few events back; strings
+/// come from a small table of plain and hostile texts. Inputs that start with the trace magic are
+/// read as traces instead (the events before the first error), so the real traces of the corpus
+/// seed this target too.
+public struct EventProgram {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The events an input stands for.
+    public static func events(from bytes: [UInt8]) -> [TraceEvent] {
+        if bytes.starts(with: Array("BINDTRC\u{1A}".utf8)) {
+            guard let reader = try? TraceReader(bytes: bytes) else { return [] }
+            var events: [TraceEvent] = []
+            while let event = try? reader.next() { events.append(event) }
+            return events
+        }
+        var program = EventProgram(bytes)
+        return program.decode()
+    }
+
+    static let strings = [
+        "", "App/View.swift", "Int", "String", "name", "sign-in", "a\u{0}b", "<script>alert(1)</script>",
+        "\"quoted\" & 'single'", "\\N\\G\\L", "\u{202E}reversed", "line\nbreak\r\n", "e\u{301}\u{301}\u{301}",
+        String(repeating: "long ", count: 60), "\u{FFFD}", "👩‍👩‍👧‍👦",
+    ]
+
+    private mutating func byte() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private mutating func small(_ range: UInt8 = 8) -> UInt64 { UInt64((byte() ?? 0) % range) }
+    private mutating func string() -> String { Self.strings[Int(byte() ?? 0) % Self.strings.count] }
+    private mutating func site() -> SourceSite { SourceSite(file: string(), line: UInt(byte() ?? 0)) }
+    private mutating func outputKind() -> OutputKind { OutputKind(rawValue: (byte() ?? 0) % 9) ?? .output }
+
+    private mutating func cause(_ sequence: UInt64) -> TraceCause? {
+        let back = UInt64(byte() ?? 0) % 6
+        guard back != 0, back < sequence else { return nil }
+        return TraceCause(subscription: small(), event: sequence - back)
+    }
+
+    mutating func decode() -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        var time: UInt64 = 0
+        while let opcode = byte(), events.count < 4096 {
+            let sequence = UInt64(events.count + 1)
+            let thread = UInt32(opcode >> 5 & 1) + 1
+            let kind: TraceEvent.Kind
+            switch opcode % 16 {
+            case 0, 1:
+                kind = .outputCreated(
+                    TraceEvent.OutputCreation(
+                        output: small(), kind: outputKind(), valueType: string(), site: site(),
+                        label: byte().map { $0 & 1 == 0 ? nil : Self.strings[Int($0 >> 1) % Self.strings.count] }
+                            ?? nil,
+                        scope: small(4), preexisting: small(4) == 0, cause: cause(sequence)))
+            case 2: kind = .edge(source: small(), derived: small(), operation: outputKind())
+            case 3: kind = .innerSwitch(flatMap: small(), inner: small())
+            case 4, 5:
+                let flags = small()
+                kind = .bound(
+                    TraceEvent.Binding(
+                        subscription: small(), output: small(), site: site(), isInternal: flags & 1 != 0,
+                        target: flags & 2 != 0 ? BinderTarget(type: string(), identity: small(3)) : nil,
+                        scope: small(4), preexisting: flags & 4 != 0, cause: cause(sequence)))
+            case 6, 7: kind = .updated(output: small(), cause: cause(sequence), preview: small(3) == 0 ? string() : nil)
+            case 8: kind = .fired(output: small(), cause: cause(sequence), preview: nil)
+            case 9:
+                kind = .unbound(
+                    subscription: small(), reason: UnbindReason(rawValue: UInt8(small(4))) ?? .unbind,
+                    cause: cause(sequence))
+            case 10: kind = .dangling(subscription: small())
+            case 11: kind = .released(output: small())
+            case 12: kind = .scopeBegan(id: small(4), parent: small(4), name: string(), site: site())
+            case 13: kind = .scopeEnded(id: small(4))
+            case 14: kind = .mark(name: string(), scope: small(4))
+            default: kind = .labeled(output: small(), label: string())
+            }
+            time += UInt64(opcode)
+            events.append(
+                TraceEvent(sequence: sequence, time: time, thread: thread, offset: 16 + events.count, kind: kind))
+        }
+        return events
+    }
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Writes the hand-made seeds of the fuzz corpora (Fuzz/corpus/{traces,replay,labels}/hand-*).
+
+Each seed is a small trace in the format of docs/trace-format.md aimed at one edge case: cut
+records, huge lengths, string redefinitions, unknown tags, deep cause chains, hostile strings.
+Usage: Fuzz/make-seeds.py Fuzz/corpus
+"""
+import os
+import sys
+
+MAGIC = b"BINDTRC\x1a"
+
+
+def varint(value):
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+class Trace:
+    def __init__(self, major=1, minor=0):
+        self.data = bytearray(MAGIC + major.to_bytes(2, "little") + minor.to_bytes(2, "little") + b"\0\0\0\0")
+        self.next_string = 1
+
+    def record(self, tag, fields=(), trailing=b""):
+        payload = b"".join(varint(f) for f in fields) + trailing
+        self.data += bytes([tag]) + varint(len(payload)) + payload
+        return self
+
+    def clock(self, ticks=1000, ns=5000, rate=1_000_000_000):
+        return self.record(1, [ticks, ns, rate])
+
+    def string(self, text):
+        sid = self.next_string
+        self.next_string += 1
+        self.record(2, [sid], text if isinstance(text, bytes) else text.encode("utf-8"))
+        return sid
+
+    def thread(self, number, name_id=0):
+        return self.record(3, [number, name_id])
+
+    def end(self):
+        return self.record(4)
+
+    # Events: tick delta first.
+    def created(self, output, kind, type_id, file_id, line, label=0, scope=0, pre=0, cause=None):
+        return self.record(10, [1, output, kind, type_id, file_id, line, label, scope, pre] + cause_fields(cause))
+
+    def edge(self, source, derived, kind):
+        return self.record(11, [1, source, derived, kind])
+
+    def switch(self, flatmap, inner):
+        return self.record(12, [1, flatmap, inner])
+
+    def bound(self, sub, output, file_id, line, flags=0, target=None, scope=0, cause=None):
+        fields = [1, sub, output, file_id, line, flags]
+        if flags & 2:
+            fields += list(target)
+        return self.record(13, fields + [scope] + cause_fields(cause))
+
+    def update(self, output, cause=None, preview=None, tag=14):
+        fields = [1, output] + cause_fields(cause) + [0 if preview is None else 1]
+        return self.record(tag, fields, b"" if preview is None else preview)
+
+    def unbound(self, sub, reason, cause=None):
+        return self.record(16, [1, sub, reason] + cause_fields(cause))
+
+
+def cause_fields(cause):
+    # (back, subscription) or None
+    return [0] if cause is None else [cause[0], cause[1]]
+
+
+def kitchen_sink(hostile=False):
+    """Every record kind once or more, with the strings a real recording writes."""
+    t = Trace()
+    t.clock()
+    main = t.string("App/SignIn.swift")
+    name = t.string("main-thread")
+    t.thread(1, name)
+    string_type = t.string("String")
+    label = t.string('<b>"name"</b> & \\N \\G {x} | ; \u2028 \x01\x1b[31m' if hostile else "name")
+    t.created(1, 0, string_type, main, 3, label=label)  # 1
+    int_type = t.string("Int")
+    t.created(2, 4, int_type, main, 5)  # 2
+    t.edge(1, 2, 4)  # 3
+    t.bound(1, 1, main, 5, flags=1)  # 4
+    t.bound(2, 2, main, 7, scope=0)  # 5
+    screen = t.string("Screen<T>" if not hostile else "Screen<\"&'>\"")
+    t.bound(3, 1, main, 8, flags=2, target=(screen, 0x7F00_1234_5678))  # 6
+    scope_name = t.string("sign-in screen" if not hostile else "</script><script>alert(1)</script>")
+    t.record(19, [1, 1, 0, scope_name, main, 11])  # 7 scopeBegin
+    t.created(3, 1, t.string("()"), main, 12, scope=1)  # 8 relay
+    t.created(4, 5, int_type, main, 13, scope=1)  # 9 flatMap
+    t.switch(4, 2)  # 10
+    t.bound(4, 3, main, 14, scope=1)  # 11
+    t.update(3, tag=15, preview=b"()")  # 12 fire
+    t.update(1, cause=(1, 4), preview=b"Grace" if not hostile else b"\xff\xfe<&>\"\\\n\x00")  # 13
+    t.update(2, cause=(1, 1), preview=b"5")  # 14
+    t.record(17, [1, 3])  # 15 dangling
+    mark = t.string("before tap")
+    t.record(21, [1, mark, 1])  # 16 mark
+    t.record(22, [1, 2, t.string("length")])  # 17 label
+    t.unbound(2, 2)  # 18
+    t.record(20, [1, 1])  # 19 scopeEnd
+    t.unbound(4, 3)  # 20
+    t.record(18, [1, 3])  # 21 released
+    t.record(5, [3])  # lost
+    t.clock(ticks=900, ns=4000)  # a clock going backwards
+    t.update(1)  # 22
+    t.end()
+    return t
+
+
+def seeds():
+    yield "empty", b""
+    yield "header-cut", bytes(Trace().data[:10])
+    yield "header-only", bytes(Trace().data)
+    yield "major-2", bytes(Trace(major=2).data)
+    yield "not-a-trace", b"hello, this is not a trace at all\n"
+    sink = kitchen_sink()
+    yield "every-kind", bytes(sink.data)
+    yield "every-kind-cut", bytes(sink.data[:-7])
+    yield "every-kind-cut-in-length", bytes(sink.data[: len(sink.data) - 1]) + b"\x0e\x80"
+    yield "hostile-strings", bytes(kitchen_sink(hostile=True).data)
+
+    t = Trace().clock()
+    t.data += b"\x0e" + varint(4 << 30) + b"\0\0\0"
+    yield "huge-length", bytes(t.data)
+    t = Trace().clock()
+    t.data += b"\x0e" + b"\xff" * 12
+    yield "endless-varint", bytes(t.data)
+    t = Trace().clock()
+    t.data += b"\x0e" + b"\x80" * 9 + b"\x02" + b"\x01\x01\x00\x00"
+    yield "overflowing-length", bytes(t.data)
+    t = Trace().clock()
+    t.record(14, [1] + [0xFFFFFFFFFFFFFFFF] + [0, 0])
+    yield "max-varint-field", bytes(t.data)
+
+    t = Trace()
+    t.record(2, [1], b"a")
+    t.record(2, [1], b"b")
+    yield "string-redefined", bytes(t.data)
+    t = Trace()
+    t.record(2, [2], b"b")
+    yield "string-out-of-order", bytes(t.data)
+    t = Trace().clock()
+    t.record(21, [1, 99, 0])
+    yield "string-undefined", bytes(t.data)
+
+    t = Trace(minor=7).clock()
+    t.record(9, [1, 2, 3]).record(200, [], b"future payload").record(0, []).record(255, [1])
+    t.update(1).record(9, [4]).end()
+    yield "unknown-tags", bytes(t.data)
+
+    t = Trace().clock()
+    t.created(1, 0, 0, 0, 1)
+    t.bound(1, 1, 0, 2)
+    for _ in range(600):
+        t.update(1, cause=(1, 1))
+    t.end()
+    yield "deep-cause-chain", bytes(t.data)
+
+    t = Trace().clock()
+    t.created(1, 0, 0, 0, 1)
+    t.bound(1, 1, 0, 2)
+    t.update(1, cause=(5, 1))  # before the start
+    yield "cause-before-start", bytes(t.data)
+
+    t = Trace().clock(rate=0)
+    yield "clock-rate-zero", bytes(t.data)
+    t = Trace().clock(ticks=2**64 - 1, ns=2**64 - 1, rate=1)
+    t.update(1)
+    t.clock(ticks=0, ns=0, rate=2**64 - 1)
+    t.update(1)
+    yield "clock-extremes", bytes(t.data)
+
+    t = Trace().clock()
+    for number in (1, 2, 1, 2**32, 3):
+        t.thread(number)
+        t.update(number)
+    yield "threads", bytes(t.data)
+
+    t = Trace().clock()
+    t.record(16, [1, 1, 200, 0])
+    yield "bad-unbind-reason", bytes(t.data)
+    t = Trace().clock()
+    t.record(11, [1, 1, 2, 99])
+    yield "bad-output-kind", bytes(t.data)
+    t = Trace().clock()
+    t.record(1, [1])
+    yield "clock-short", bytes(t.data)
+    t = Trace().clock().end()
+    t.update(1)
+    yield "events-after-end", bytes(t.data)
+
+
+def replay_seeds():
+    """Event programs for FuzzAnalysis (see Fuzz/Sources/FuzzSupport/EventProgram.swift)."""
+    # opcode % 16: 0 created, 2 edge, 3 switch, 4 bound, 6 update, 8 fire, 9 unbound, 10 dangling,
+    # 11 released, 12 scopeBegan, 13 scopeEnded, 14 mark, 15 labeled.
+    created = lambda o, scope=1: bytes([0, o, 0, 2, 1, 5, 0, scope, 1, 0])
+    bound = lambda s, o, flags=0: bytes([4, flags, s, o, 1, 9, 1, 1, 0]) if not flags & 2 else bytes([4, flags, s, o, 1, 9, 3, 1, 1, 1, 0])
+    update = lambda o, back=0, sub=0: bytes([6, o, back, sub, 1]) if back else bytes([6, o, 0, 1])
+    yield "leak-in-scope", bytes([12, 1, 0, 5, 1, 3]) + created(1) + bound(1, 1) + bytes([13, 1]) + b"\x01"
+    yield "feedback-cycle", created(1) + created(2) + bound(1, 1) + bound(2, 2) + update(1) + update(2, 1, 1) + update(1, 1, 2) + update(2, 1, 1)
+    yield "structural-cycle", created(1) + created(2) + bytes([2, 1, 2, 4, 2, 2, 1, 4])
+    yield "duplicate-binder", created(1) + bound(1, 1, 2) + bound(2, 1, 2) + update(1) + bytes([10, 1, 11, 1])
+    yield "unbind-unknown", bytes([9, 5, 0, 0, 11, 3, 11, 3, 13, 2, 3, 7, 7])
+    yield "flatmap-switch", created(1) + created(2) + created(3) + bytes([3, 3, 1, 3, 3, 2, 9, 1, 2, 0])
+
+
+def label_seeds():
+    """Texts for FuzzLabels: a flags byte, then texts separated by 0xFF."""
+    texts = [
+        b"<script>alert(1)</script>", b"\\N \\G \\L \\", b"a & b \"c\" 'd' <e>", b"]]> --> <!-- <![CDATA[",
+        b"\x00\x01\x1b[31m\x7f", "\u202eevil\u2066".encode(), b"\xff\xfe\xc3", "e\u0301\u0301\u0301\u0301".encode(),
+        "line\nbreak\r\n\u2028".encode(), b"x" * 300,
+    ]
+    yield "hostile-texts", bytes([1]) + b"\xff".join(texts)
+    yield "no-graph", bytes([0]) + b"\xff".join(texts[:3])
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><g onload="x()"><a href="javascript:x()"><text>t</text></a></g><foreignObject><p>x</p></foreignObject></svg>'
+    yield "raw-svg", bytes([2]) + svg
+    yield "raw-svg-tricks", bytes([2]) + b'<svg><SCRIPT>1</SCRIPT><g ONCLICK="1"/><!x <script>1</script>><svg:script>1</svg:script></svg>'
+
+
+def write(directory, prefix, pairs):
+    os.makedirs(directory, exist_ok=True)
+    for name, data in pairs:
+        with open(os.path.join(directory, prefix + name), "wb") as file:
+            file.write(data)
+
+
+def main():
+    """Usage: make-seeds.py CORPUS_DIRECTORY (writes traces/, replay/ and labels/ in it)."""
+    corpus = sys.argv[1]
+    write(os.path.join(corpus, "traces"), "hand-", ((n + ".trace", d) for n, d in seeds()))
+    write(os.path.join(corpus, "replay"), "hand-", replay_seeds())
+    write(os.path.join(corpus, "labels"), "hand-", label_seeds())
+
+
+if __name__ == "__main__":
+    main()
