@@ -50,12 +50,8 @@ runFuzzer { bytes in
             require(scan.isWellFormed, "Graphviz SVG is not well-formed: \(scan.error ?? "")")
             svg = output
         } catch {
-            // Ids that sanitise to the same text are a documented error. A special character fused
-            // with a combining mark into one Character is escaped by nothing and breaks the label
-            // (docs/hardening.md, finding 8): tolerated until fixed unless FUZZ_CHECK_KNOWN=1.
-            let known = !checksKnownFindings && texts.contains { fusesSpecialCharacter($0) }
-            require(
-                known || "\(error)".contains("duplicate") || "\(error)".contains("same"), "render failed: \(error)")
+            // Ids that sanitise to the same text are a documented error; nothing else may fail.
+            require("\(error)".contains("duplicate") || "\(error)".contains("same"), "render failed: \(error)")
         }
     }
     if flags & 2 != 0 {
@@ -94,16 +90,9 @@ runFuzzer { bytes in
                 let attributes = scan.attributes.map {
                     $0.lowercased().split(separator: ":").last.map(String.init) ?? ""
                 }
-                // A tag with an unbalanced quote makes the cleaner copy the rest of the document
-                // uncleaned (docs/hardening.md, finding 7): checked with FUZZ_CHECK_KNOWN=1 until fixed,
-                // and otherwise only for documents without such a quote.
-                if checksKnownFindings
-                    || !cleaned.contains("=\"\u{FFFD}") && cleaned.filter({ $0 == "\"" }).count % 2 == 0
-                {
-                    require(
-                        !attributes.contains { $0.hasPrefix("on") },
-                        "cleaned SVG keeps an event handler: \(scan.attributes)")
-                }
+                require(
+                    !attributes.contains { $0.hasPrefix("on") },
+                    "cleaned SVG keeps an event handler: \(scan.attributes)")
             }
         } else {
             require(false, "the embedded graph is not base64")
@@ -117,11 +106,4 @@ runFuzzer { bytes in
 
     let sarif = ReportWriter.sarif(content)
     require((try? JSONSerialization.jsonObject(with: Data(sarif.utf8))) != nil, "SARIF is not JSON")
-}
-
-/// Whether `text` has `<`, `&`, `"`, `>` or `\\` followed by a combining mark (one Character together).
-func fusesSpecialCharacter(_ text: String) -> Bool {
-    text.contains { character in
-        character.unicodeScalars.count > 1 && "<>&\"\\".unicodeScalars.contains(character.unicodeScalars.first!)
-    }
 }
