@@ -38,8 +38,10 @@ final class BindingGroup {
 /// the same site (a reused cell that never unsubscribed).
 ///
 /// A target's identity is its address, which a new object may reuse after the old one is gone. A
-/// binding whose target is seen gone (a dangling delivery) while another member of its group still
-/// delivers fine had a different target, and does not count.
+/// binding whose target is seen gone (a dangling delivery) leaves its group at once, and one seen
+/// gone later while another member of its group still delivers fine had a different target: neither
+/// counts. (The recorder writes a dangling record for the old binding when a new target is bound at
+/// a dead one's address.)
 struct DuplicateBindingFinder {
     private var groups: [BindingGroup.Key: BindingGroup] = [:]
     private var candidates: [BindingGroup] = []

@@ -353,6 +353,8 @@ public final class Replay {
         node.danglingDeliveries &+= 1
         if node.firstDangling == 0 {
             node.firstDangling = event.sequence
+            // Its target is gone: a later bind to an object at the same address is another target.
+            if node.bindingGroup != nil { duplicateBindings.unbound(node) }
             // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
             let stack = frameStacks.frames(Int(event.thread))
             node.firstDanglingUpdate =
