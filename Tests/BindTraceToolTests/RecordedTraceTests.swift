@@ -51,7 +51,8 @@ struct RecordedTraceTests {
         let process = Process()
         process.executableURL = fixture
         process.arguments = ["200", "exit"]
-        process.environment = ["BIND_TRACE": path]
+        // Keep the rest of the environment (a sanitizer's options, for one).
+        process.environment = ProcessInfo.processInfo.environment.merging(["BIND_TRACE": path]) { $1 }
         process.standardOutput = Pipe()
         try process.run()
         process.waitUntilExit()
