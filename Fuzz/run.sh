@@ -11,6 +11,7 @@
 # their checks on (FUZZ_CHECK_KNOWN=1; leak suppressions as in the runs) and says which still reproduce: those
 # fail the run: every one of them is fixed (FUZZ_STRICT=0 only reports them).
 # Environment: FUZZ_WORK (scratch, default .build-fuzz), FUZZ_JOBS (parallel runs per target, default 1),
+# FUZZ_SEED (a fixed libFuzzer seed, for a repeatable run),
 # FUZZ_CHECK_KNOWN=1 (check known findings while fuzzing too), FUZZ_LSAN_STRICT=1 (no suppressions).
 set -euo pipefail
 
@@ -99,6 +100,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$scratch" "$artifacts"
     parallel=()
     if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then parallel=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+    # A fixed seed makes a run repeatable (CI's smoke pass uses one): same corpus, same inputs in order.
+    if [ -n "${FUZZ_SEED:-}" ]; then parallel+=(-seed="$FUZZ_SEED"); fi
     log="$work/$target.log"
     echo "== $target: ${seconds}s on $(corpus_for "$target")"
     # The first directory receives new inputs; the committed ones are only read.
