@@ -27,9 +27,11 @@ let package = Package(
     targets: [
         // Thread-local state and the clock for the recorder; linked only into the Tracing build.
         .target(name: "CBindTrace"),
+        // The per-thread depth of operator cascades, so deep chains never overflow the stack.
+        .target(name: "CBindCore"),
         .target(
             name: "Bind",
-            dependencies: [.target(name: "CBindTrace", condition: .when(traits: ["Tracing"]))]
+            dependencies: ["CBindCore", .target(name: "CBindTrace", condition: .when(traits: ["Tracing"]))]
         ),
         .target(name: "BindTraceModel", dependencies: ["Bind"]),
         .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),

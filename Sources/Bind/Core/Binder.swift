@@ -10,9 +10,8 @@
 public struct Binder<Value> {
     /// Calls the binding when the target is alive; `false` when it is gone.
     @usableFromInline let deliverIfAlive: (Value) -> Bool
-    #if Tracing
-    @usableFromInline let origin: BindOrigin
-    #endif
+    /// What the instrumented build records of the target.
+    @usableFromInline let probe: BinderProbe
 
     /// Creates a Binder that calls `binding` with the target and each value while the target lives.
     public init<Target: AnyObject>(_ target: Target, binding: @escaping (Target, Value) -> Void) {
@@ -21,11 +20,7 @@ public struct Binder<Value> {
             binding(target, value)
             return true
         }
-        #if Tracing
-        origin = .binder(
-            type: Target.self, identity: UInt(bitPattern: ObjectIdentifier(target).hashValue),
-            target: WeakTarget(target))
-        #endif
+        probe = BinderProbe(target: target)
     }
 
     /// Creates a Binder that writes each value to `keyPath` of `target`.
@@ -45,9 +40,6 @@ public struct Binder<Value> {
     }
 
     /// The closure an Output binds.
-    @usableFromInline
-    var deliver: (Value) -> Void {
-        let deliverIfAlive = deliverIfAlive
-        return { value in _ = deliverIfAlive(value) }
-    }
+    @inlinable
+    var delivery: (Value) -> Void { probe.delivery(deliverIfAlive) }
 }

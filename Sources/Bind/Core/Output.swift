@@ -1,7 +1,3 @@
-#if Tracing
-import CBindTrace
-#endif
-
 /// A value that changes over time, and the closures bound to it.
 ///
 /// View models expose Outputs; views bind to them. An `Output` stores its latest value, so a
@@ -21,53 +17,22 @@ public class Output<Value>: Unbindable {
     /// The default ``Printable``, under the name the original framework gave it.
     public typealias Printer = StandardOutputPrinter
 
-    /// One bound closure.
-    @usableFromInline
-    struct Subscriber {
-        @usableFromInline let deliver: (Value) -> Void
-        #if Tracing
-        @usableFromInline let trace: SubscriptionTraceInfo
-        /// `trace.id`, copied so a traced delivery reads it without touching the object.
-        @usableFromInline let traceID: UInt64
-
-        @usableFromInline
-        init(deliver: @escaping (Value) -> Void, trace: SubscriptionTraceInfo) {
-            self.deliver = deliver
-            self.trace = trace
-            self.traceID = trace.id
-        }
-        #else
-        @usableFromInline
-        init(deliver: @escaping (Value) -> Void) {
-            self.deliver = deliver
-        }
-        #endif
-    }
-
     // Stored properties are `final` so code specialised in the caller's module reaches them
     // directly, not through class accessors (this class is not final: Relay subclasses it). The
     // mutable ones are guarded by `lock`, so run-time exclusivity checks would only cost time.
 
-    @usableFromInline final let lock = Lock()
-    /// Guarded by `lock`. Copied (a retain, no element copy) once per update and iterated outside it.
-    @usableFromInline @exclusivity(unchecked) final var subscribers: ContiguousArray<Subscriber> = []
-    /// The token of each subscriber, in the same order: growing, so unbind binary-searches it.
-    /// Kept apart from `subscribers` so the search is the same non-generic code on every path.
-    @usableFromInline @exclusivity(unchecked) final var tokens: ContiguousArray<UInt64> = []
+    /// The bound closures and the lock; Subscriptions hold this, never the Output.
+    @usableFromInline final let subscribers: SubscriberList<Value>
+    /// `subscribers.lock`, kept here so the hot path reaches it without a second load.
+    @usableFromInline final let lock: Lock
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var storedValue: Value?
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) final var nextToken: UInt64 = 1
     /// `false` for ``Relay`` and for what is derived from one: such an Output never replays.
     @usableFromInline final let storesValues: Bool
     /// Set by ``debug(identifier:)``; guarded by `lock`. Checked once per update.
     @usableFromInline @exclusivity(unchecked) final var debugLog: DebugLog?
     /// Where ``debug(identifier:)`` prints; guarded by `lock`.
     final var printer: Printable = StandardOutputPrinter()
-
-    #if Tracing
-    @usableFromInline final let trace: OutputTraceInfo
-    #endif
 
     /// Creates an Output, storing `value` when one is given.
     ///
@@ -88,21 +53,22 @@ public class Output<Value>: Unbindable {
 
     @usableFromInline
     init(value: Value?, storesValues: Bool, kind: OutputKind, file: StaticString, line: UInt) {
+        let probe = OutputProbe(kind: kind, valueType: Value.self, file: file, line: line)
+        subscribers = SubscriberList(probe: probe)
+        lock = subscribers.lock
         self.storesValues = storesValues
         self.storedValue = storesValues ? value : nil
-        #if Tracing
-        trace = OutputTraceInfo(kind: kind, valueType: Value.self, file: file, line: line)
-        if bt_is_recording() { TraceRecorder.outputCreated(trace) }
-        #endif
+        probe.created()
     }
 
     deinit {
-        #if Tracing
-        if bt_is_recording() {
-            TraceRecorder.outputReleased(trace, subscribers: subscribers.lazy.map { $0.trace })
-        }
-        #endif
-        lock.deallocate()
+        lock.lock()
+        var released = subscribers.entries
+        subscribers.entries = []
+        subscribers.probe.released(&released)
+        lock.unlock()
+        // The closures may hold derived Outputs, released in turn: one cascade step each.
+        Cascade.release(released)
     }
 
     /// The latest value, or `nil` when there is none yet (always `nil` for a ``Relay``).
@@ -117,17 +83,20 @@ public class Output<Value>: Unbindable {
     /// - Complexity: O(*n*) in the number of subscribers, with one lock round trip.
     @inlinable
     public final func update(withValue value: Value) {
-        #if Tracing
-        if bt_is_recording() { return updateTraced(value) }
-        #endif
         // Hot path: one lock round trip, a retain of the subscriber list, then plain calls.
+        let preview = subscribers.probe.preview(of: value)
         lock.lock()
         if storesValues { storedValue = value }
-        let snapshot = subscribers
+        let delivery = subscribers.probe.updated(&subscribers.entries, preview: preview)
+        let snapshot = subscribers.entries
         let log = debugLog
         lock.unlock()
         if let log { log.updated(value) }
-        for subscriber in snapshot { subscriber.deliver(value) }
+        for subscriber in snapshot {
+            delivery.willDeliver(to: subscriber.probe)
+            subscriber.deliver(value)
+        }
+        delivery.finished()
     }
 
     /// Binds `closure`, calling it at once with the current value when there is one.
@@ -139,11 +108,7 @@ public class Output<Value>: Unbindable {
     public final func bind(
         _ closure: @escaping (Value) -> Void, file: StaticString = #fileID, line: UInt = #line
     ) -> Subscription {
-        #if Tracing
-        return bind(closure, origin: .closure, file: file, line: line)
-        #else
-        return bind(closure, file: file, line: line, isInternal: false)
-        #endif
+        Subscription(source: subscribers, token: bind(closure, site: .closure(file: file, line: line)))
     }
 
     /// Binds a ``Binder``: its target is held weakly and receives every value while it lives.
@@ -152,11 +117,8 @@ public class Output<Value>: Unbindable {
     public final func bind(to binder: Binder<Value>, file: StaticString = #fileID, line: UInt = #line)
         -> Subscription
     {
-        #if Tracing
-        return bind(binder.deliverTraced, origin: binder.origin, file: file, line: line)
-        #else
-        return bind(binder.deliver, file: file, line: line, isInternal: false)
-        #endif
+        let token = bind(binder.delivery, site: .binder(binder.probe, file: file, line: line))
+        return Subscription(source: subscribers, token: token)
     }
 
     /// Binds every binder in `binders`; unbind them together with ``SubscriptionContainer``.
@@ -168,8 +130,8 @@ public class Output<Value>: Unbindable {
     @inlinable
     public final func unbind(for subscription: Subscription) {
         // Tokens are per Output: another Output's subscription may carry a token of ours.
-        guard subscription.unbinder === self else { return }
-        unbind(token: subscription.token, reason: .unbind)
+        guard subscription.source === subscribers else { return }
+        subscribers.unbind(token: subscription.token, reason: .unbind)
     }
 
     /// Stores `value` only when no value is stored yet.
@@ -191,68 +153,39 @@ public class Output<Value>: Unbindable {
         lock.withLock {
             debugLog = DebugLog(identifier: identifier, printer: printer)
         }
-        #if Tracing
-        trace.setLabel(identifier)
-        #endif
+        subscribers.probe.labeled(identifier)
         return self
     }
 
     /// Names this Output in traces, graphs and reports without printing anything.
     @discardableResult
     public final func labeled(_ label: String) -> Output<Value> {
-        #if Tracing
-        trace.setLabel(label)
-        #endif
+        subscribers.probe.labeled(label)
         return self
     }
 
     // MARK: - Internals
 
-    #if !Tracing
+    /// Binds `closure` and returns its token; the initial value, if any, is delivered at once.
     @inlinable
-    final func bind(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt, isInternal: Bool)
-        -> Subscription
-    {
+    final func bind(_ closure: @escaping (Value) -> Void, site: BindSite) -> UInt64 {
         lock.lock()
-        let token = nextToken
-        nextToken &+= 1
-        subscribers.append(Subscriber(deliver: closure))
-        tokens.append(token)
+        let token = subscribers.nextToken
+        subscribers.nextToken &+= 1
+        subscribers.entries.append(Subscriber(token: token, deliver: closure, probe: SubscriptionProbe(site)))
         let current = storedValue
         let log = debugLog
+        // Recorded inside the lock, so no update can reach the subscription before the trace knows it.
+        let delivery = subscribers.probe.bound(&subscribers.entries)
+        let probe = subscribers.entries[subscribers.entries.count - 1].probe
         lock.unlock()
         if let log { log.bound() }
-        if let current { closure(current) }
-        return Subscription(unbinder: self, token: token)
-    }
-    #endif
-
-    @inlinable
-    final func unbind(token: UInt64, reason: UnbindReason) {
-        lock.lock()
-        guard let index = Self.index(of: token, in: tokens) else { return lock.unlock() }
-        tokens.remove(at: index)
-        #if Tracing
-        let removed = subscribers.remove(at: index)
-        if bt_is_recording() { TraceRecorder.unbound(removed.trace, reason: reason) }
-        #else
-        subscribers.remove(at: index)
-        #endif
-        lock.unlock()
-    }
-
-    /// Binary search of the growing `tokens`.
-    @inlinable
-    static func index(of token: UInt64, in tokens: ContiguousArray<UInt64>) -> Int? {
-        var low = 0
-        var high = tokens.count
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            let candidate = tokens[middle]
-            if candidate == token { return middle }
-            if candidate < token { low = middle &+ 1 } else { high = middle }
+        if let current {
+            delivery.willDeliver(to: probe)
+            closure(current)
+            delivery.finished()
         }
-        return nil
+        return token
     }
 }
 

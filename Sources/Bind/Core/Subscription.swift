@@ -5,28 +5,39 @@ public protocol Unbindable: AnyObject {
 
 /// The handle returned by every bind: unsubscribing removes the bound closure.
 ///
-/// A Subscription holds its Output weakly: it never keeps an Output alive, and unsubscribing after
-/// the Output is gone does nothing. Two Subscriptions are equal only when they are the same object.
+/// A Subscription never keeps its Output alive, and unsubscribing after the Output is gone does
+/// nothing. Two Subscriptions are equal only when they are the same object.
 public final class Subscription: Hashable, @unchecked Sendable {
-    /// Weak and atomic: safe to read while another thread releases the Output.
-    public private(set) weak var unbinder: Unbindable?
+    /// What this unsubscribes from: an Output's subscriber list (which outlives the Output while
+    /// Subscriptions hold it, so no weak reference is needed), or a custom ``Unbindable``.
+    @usableFromInline let source: SubscriptionSource
     /// The Output's own identity for this subscription (0 for one made with ``init(unbinder:)``).
     @usableFromInline let token: UInt64
 
-    /// Creates a Subscription that unsubscribes by calling `unbinder.unbind(for:)`.
+    /// Creates a Subscription that unsubscribes by calling `unbinder.unbind(for:)`; it holds
+    /// `unbinder` weakly.
     public convenience init(unbinder: Unbindable) {
-        self.init(unbinder: unbinder, token: 0)
+        self.init(source: CustomUnbinder(unbinder), token: 0)
     }
 
     @usableFromInline
-    init(unbinder: Unbindable, token: UInt64) {
-        self.unbinder = unbinder
+    init(source: SubscriptionSource, token: UInt64) {
+        self.source = source
         self.token = token
+    }
+
+    deinit {
+        // Nothing can unbind this binding any more: the trace may want to know.
+        if Probe.isRecording { source.handleReleased(token: token) }
     }
 
     /// Unbinds the closure; does nothing when it is already unbound or its Output is gone.
     public func unsubscribe() {
-        unsubscribe(reason: .unsubscribe)
+        source.unsubscribe(self, reason: .unsubscribe)
+    }
+
+    func unsubscribe(reason: UnbindReason) {
+        source.unsubscribe(self, reason: reason)
     }
 
     /// Lets `container` unsubscribe this together with the rest of its subscriptions.
@@ -34,24 +45,29 @@ public final class Subscription: Hashable, @unchecked Sendable {
         container.append(self)
     }
 
-    func unsubscribe(reason: UnbindReason) {
-        guard let unbinder else { return }
-        #if Tracing
-        // Only the instrumented build records why; the plain build skips the dynamic cast.
-        if let output = unbinder as? ReasonedUnbindable {
-            return output.unbind(token: token, reason: reason)
-        }
-        #endif
-        unbinder.unbind(for: self)
-    }
-
     public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// Our Outputs, which record how a subscription ended.
-protocol ReasonedUnbindable: AnyObject {
-    func unbind(token: UInt64, reason: UnbindReason)
+/// What a ``Subscription`` unsubscribes from.
+@usableFromInline
+class SubscriptionSource: @unchecked Sendable {
+    @usableFromInline init() {}
+
+    func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {}
+    /// The handle of the subscription `token` is gone (instrumented build, while recording).
+    func handleReleased(token: UInt64) {}
+    /// The subscription `token` was put in a container (instrumented build, while recording).
+    func contained(token: UInt64, container: ContainerProbe) {}
 }
 
-extension Output: ReasonedUnbindable {}
+/// An ``Unbindable`` of the app's own, held weakly as the original framework did.
+final class CustomUnbinder: SubscriptionSource, @unchecked Sendable {
+    weak var unbinder: Unbindable?
+
+    init(_ unbinder: Unbindable) { self.unbinder = unbinder }
+
+    override func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {
+        unbinder?.unbind(for: subscription)
+    }
+}

@@ -10,6 +10,8 @@
 public final class SubscriptionContainer: @unchecked Sendable {
     private let lock = Lock()
     private var subscriptions: [Subscription] = []
+    /// This container's identity in traces.
+    private let probe = ContainerProbe()
 
     public init() {}
 
@@ -18,6 +20,7 @@ public final class SubscriptionContainer: @unchecked Sendable {
     /// Adds `subscription` to those unbound by the next ``unsubscribe()``.
     public func append(_ subscription: Subscription) {
         lock.withLock { subscriptions.append(subscription) }
+        if Probe.isRecording { subscription.source.contained(token: subscription.token, container: probe) }
     }
 
     /// The number of subscriptions held.

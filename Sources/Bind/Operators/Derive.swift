@@ -1,7 +1,3 @@
-#if Tracing
-import CBindTrace
-#endif
-
 extension Output {
     /// A new Output derived from this one, recorded with an edge from this one.
     ///
@@ -16,38 +12,33 @@ extension Output {
         return derived
     }
 
-    /// Binds a closure of an operator: recorded as internal, at the operator's call site.
+    /// Binds a closure of an operator: recorded as internal, at the operator's call site. Each
+    /// delivery is one step of a ``Cascade``, so chains of any depth update without deep recursion.
     @inlinable
-    @discardableResult
-    final func bindInternal(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt)
+    final func bindInternal(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt) {
+        _ = bind({ value in Cascade.deliver(value, to: closure) }, site: .operator(file: file, line: line))
+    }
+
+    /// ``bindInternal(_:file:line:)`` for an operator that unbinds later (flatMap's inner Outputs).
+    final func bindInternalUnbindable(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt)
         -> Subscription
     {
-        #if Tracing
-        return bind(closure, origin: .operator, file: file, line: line)
-        #else
-        return bind(closure, file: file, line: line, isInternal: true)
-        #endif
+        let token = bind({ value in Cascade.deliver(value, to: closure) }, site: .operator(file: file, line: line))
+        return Subscription(source: subscribers, token: token)
     }
 
     @usableFromInline
     final func recordEdge<Derived>(to derived: Output<Derived>, kind: OutputKind) {
-        #if Tracing
-        guard bt_is_recording() else { return }
         lock.withLock {
-            TraceRecorder.edge(
-                from: trace, to: derived.trace, kind: kind, sourceSubscribers: subscribers.lazy.map { $0.trace })
+            subscribers.probe.edge(
+                to: derived.subscribers.probe, kind: kind, sourceSubscribers: &subscribers.entries)
         }
-        #endif
     }
 
     final func recordInnerSwitch<Inner>(to inner: Output<Inner>) {
-        #if Tracing
-        guard bt_is_recording() else { return }
         inner.lock.withLock {
-            TraceRecorder.innerSwitch(
-                flatMap: trace, inner: inner.trace, innerSubscribers: inner.subscribers.lazy.map { $0.trace })
+            inner.subscribers.probe.innerSwitch(from: subscribers.probe, innerSubscribers: &inner.subscribers.entries)
         }
-        #endif
     }
 }
 

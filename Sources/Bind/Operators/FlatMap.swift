@@ -19,7 +19,7 @@ extension Output {
                 let inner = transform(value)
                 derived.recordInnerSwitch(to: inner)
                 let generation = switcher.begin()
-                let subscription = inner.bindInternal(
+                let subscription = inner.bindInternalUnbindable(
                     { [weak switcher] value in
                         // An inner Output switched away from may still be delivering on another thread.
                         // Weak: the switcher holds the inner Output, which holds this closure.

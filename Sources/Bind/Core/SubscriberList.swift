@@ -1,0 +1,80 @@
+/// One bound closure of an Output.
+@usableFromInline
+struct Subscriber<Value> {
+    /// The Output's identity for this subscription: growing, so unbind binary-searches it.
+    @usableFromInline let token: UInt64
+    @usableFromInline let deliver: (Value) -> Void
+    @usableFromInline var probe: SubscriptionProbe
+
+    @inlinable
+    init(token: UInt64, deliver: @escaping (Value) -> Void, probe: SubscriptionProbe) {
+        self.token = token
+        self.deliver = deliver
+        self.probe = probe
+    }
+}
+
+/// The closures bound to one Output, and the lock that guards them and the Output's state.
+///
+/// Subscriptions hold this list, not the Output: it outlives the Output while they do, empty once
+/// the Output is gone, so a Subscription unbinds with no weak reference and no way to reach an
+/// Output that is being released.
+@usableFromInline
+final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`. Copied (a retain, no element copy) once per update and iterated outside it.
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Subscriber<Value>> = []
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var nextToken: UInt64 = 1
+    /// Guarded by `lock`.
+    @usableFromInline let probe: OutputProbe
+
+    @usableFromInline
+    init(probe: OutputProbe) {
+        self.probe = probe
+    }
+
+    deinit { lock.deallocate() }
+
+    override func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {
+        unbind(token: subscription.token, reason: reason)
+    }
+
+    /// Removes the subscriber `token`, if it is still bound.
+    @inlinable
+    func unbind(token: UInt64, reason: UnbindReason) {
+        lock.lock()
+        guard let index = index(of: token) else { return lock.unlock() }
+        var removed = entries.remove(at: index)
+        probe.unbound(&removed, reason: reason)
+        lock.unlock()
+        // `removed` is released here, outside the lock: its closure may hold anything.
+        _ = consume removed
+    }
+
+    override func handleReleased(token: UInt64) {
+        lock.withLock {
+            if let index = index(of: token) { probe.handleReleased(&entries, index: index) }
+        }
+    }
+
+    override func contained(token: UInt64, container: ContainerProbe) {
+        lock.withLock {
+            if let index = index(of: token) { probe.contained(&entries, index: index, container: container) }
+        }
+    }
+
+    /// Binary search of the growing tokens. Caller holds `lock`.
+    @inlinable
+    func index(of token: UInt64) -> Int? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            let candidate = entries[middle].token
+            if candidate == token { return middle }
+            if candidate < token { low = middle &+ 1 } else { high = middle }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+// The instrumentation points of the core, in one place.
+//
+// `Output`, `Subscription`, `SubscriptionContainer`, `Binder` and the operators call these probes at
+// fixed points of each operation (create, bind, update, unbind, release, edge, switch). Without the
+// `Tracing` trait, every probe below is an empty value and every call an empty `@inlinable`
+// function: the optimiser removes them, and the core runs as if uninstrumented. With the trait,
+// Probe+Recorder.swift gives the same names bodies that call `TraceRecorder`.
+#if !Tracing
+
+/// Who bound a subscription and where: recorded by the instrumented build only.
+@usableFromInline
+struct BindSite {
+    @inlinable static func closure(file: StaticString, line: UInt) -> BindSite { BindSite() }
+    @inlinable static func `operator`(file: StaticString, line: UInt) -> BindSite { BindSite() }
+    @inlinable static func binder(_ probe: BinderProbe, file: StaticString, line: UInt) -> BindSite { BindSite() }
+    @inlinable init() {}
+}
+
+/// What a ``Binder`` tells the trace about its target.
+@usableFromInline
+struct BinderProbe {
+    @inlinable init<Target: AnyObject>(target: Target) {}
+
+    /// The closure an Output binds for a Binder.
+    @inlinable
+    func delivery<Value>(_ deliverIfAlive: @escaping (Value) -> Bool) -> (Value) -> Void {
+        { value in _ = deliverIfAlive(value) }
+    }
+}
+
+/// The instrumentation of one subscription, kept with its closure.
+@usableFromInline
+struct SubscriptionProbe {
+    @inlinable init(_ site: BindSite) {}
+}
+
+/// The instrumentation of one Output, kept with its subscribers and guarded by the same lock.
+@usableFromInline
+struct OutputProbe {
+    /// The value's preview, made before the lock is taken (never, here).
+    @usableFromInline struct Preview {
+        @inlinable init() {}
+    }
+
+    @inlinable init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {}
+
+    @inlinable func created() {}
+    @inlinable func labeled(_ label: String) {}
+    @inlinable func preview<Value>(of value: Value) -> Preview { Preview() }
+
+    // The members below run with the Output's lock held.
+    @inlinable func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
+        DeliveryProbe()
+    }
+    @inlinable func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
+        -> DeliveryProbe
+    { DeliveryProbe() }
+    @inlinable func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {}
+    @inlinable func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {}
+    @inlinable func edge<Value>(
+        to derived: OutputProbe, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
+    ) {}
+    @inlinable func innerSwitch<Value>(
+        from flatMap: OutputProbe, innerSubscribers: inout ContiguousArray<Subscriber<Value>>
+    ) {}
+    @inlinable func handleReleased<Value>(
+        _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int
+    ) {}
+    @inlinable func contained<Value>(
+        _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int, container: ContainerProbe
+    ) {}
+}
+
+/// Whether a trace is being recorded: probes that cost a lookup are skipped when not.
+@usableFromInline
+enum Probe {
+    @inlinable static var isRecording: Bool { false }
+}
+
+/// Marks the deliveries of one update (or of a bind's initial value) as caused by it.
+@usableFromInline
+struct DeliveryProbe {
+    @inlinable init() {}
+    @inlinable func willDeliver(to subscription: SubscriptionProbe) {}
+    @inlinable func finished() {}
+}
+
+/// The cause of what runs on this thread, carried into a deferred cascade step.
+@usableFromInline
+struct CauseProbe {
+    @inlinable static var current: CauseProbe { CauseProbe() }
+    @inlinable init() {}
+    @inlinable func restore(_ body: () -> Void) { body() }
+}
+
+/// The identity of a ``SubscriptionContainer`` in traces.
+@usableFromInline
+struct ContainerProbe {
+    @inlinable init() {}
+}
+
+#endif
