@@ -63,11 +63,13 @@ enum Cascade {
         let queue = steps.takeUnretainedValue()
         var next = 0
         while next < queue.steps.count {
-            let step = queue.steps[next]
+            var step: (() -> Void)? = queue.steps[next]
             queue.steps[next] = {}
             next += 1
+            // The step is run and dropped as one step: what it holds may be a whole chain.
             slot.pointee.depth = 1
-            step()
+            step!()
+            step = nil
             slot.pointee.depth = 0
         }
         slot.pointee.deferred = nil

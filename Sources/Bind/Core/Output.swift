@@ -68,7 +68,7 @@ public class Output<Value>: Unbindable {
         subscribers.probe.released(&released)
         lock.unlock()
         // The closures may hold derived Outputs, released in turn: one cascade step each.
-        Cascade.release(released)
+        Cascade.release(consume released)
     }
 
     /// The latest value, or `nil` when there is none yet (always `nil` for a ``Relay``).
