@@ -35,18 +35,65 @@ struct CombineTests {
         #expect(combined.recorded().0.count == 1)
     }
 
-    @Test("combine does not retain its sources")
+    @Test("combine does not retain its sources, and stops emitting once one is released (published behaviour)")
     func combineDoesNotRetainSources() {
+        // Given a combine of two sources with values
         var first: Output<Int>? = Output(value: 1)
         weak let weakFirst = first
         let second = Output<Int>(value: 2)
         let combined = Output.combine(first!, second)
-
+        let (recorder, _) = combined.recorded()
+        // When the first source is released and the second updates
         first = nil
-
-        #expect(weakFirst == nil)
         second.update(withValue: 3)
-        #expect(combined.value.map { [$0.0, $0.1] } == [1, 3])
+        // Then the first is gone, and the combine emitted nothing more
+        #expect(weakFirst == nil)
+        #expect(combined.value.map { [$0.0, $0.1] } == [1, 2])
+        #expect(recorder.count == 1)
+    }
+
+    @Test("combine(outputs:) stops emitting once one of its sources is released (published testCombineArrayRetained)")
+    func combineOutputsStopsAfterRelease() {
+        // Given a combine of two sources, both updated
+        let first = Output<String>()
+        var second: Output<String>? = Output<String>()
+        weak let weakSecond = second
+        var latest: [String]?
+        Output<String>.combine(outputs: [first, second!]).bind { latest = $0 }
+        first.update(withValue: "a")
+        second?.update(withValue: "b")
+        #expect(latest == ["a", "b"])
+        // When the second is released and the first updates
+        second = nil
+        weakSecond?.update(withValue: "c")
+        first.update(withValue: "d")
+        // Then the last combined value stays
+        #expect(weakSecond == nil)
+        #expect(latest == ["a", "b"])
+    }
+
+    @Test("Output.combine(isLiked, likes) pairs two Outputs of different types with no type spelled out")
+    func combineOfTwoTypesInfersBoth() {
+        let isLiked = Output<Bool>(value: true)
+        let likes = Output<Int>(value: 3)
+
+        let combined = Output.combine(isLiked, likes)
+
+        #expect(combined.value?.0 == true)
+        #expect(combined.value?.1 == 3)
+    }
+
+    @Test("combine and merge can be passed as function values")
+    func combineAndMergeAsFunctionValues() {
+        let outputs = [Output<Int>(value: 1), Output<Int>(value: 2)]
+        let pair: (Output<Int>, Output<Int>) -> Output<(Int, Int)> = Output.combine
+        let all: ([Output<Int>]) -> Output<[Int]> = Output.combine(outputs:)
+        let merged = outputs.dropFirst().reduce(outputs[0], Output.merge)
+
+        #expect(pair(outputs[0], outputs[1]).value.map { [$0.0, $0.1] } == [1, 2])
+        #expect(all(outputs).value == [1, 2])
+        outputs[1].update(withValue: 5)
+        #expect(merged.value == 5)
     }
 
     @Test("combine(outputs:) delivers all latest values in order once every one has a value")

@@ -57,7 +57,8 @@ public class Output<Value>: Unbindable {
         subscribers = SubscriberList(probe: probe)
         lock = subscribers.lock
         self.storesValues = storesValues
-        self.storedValue = storesValues ? value : nil
+        // Kept even when later values are not: `Relay(value:)` replays it, as in the original framework.
+        self.storedValue = value
         probe.created()
     }
 
@@ -71,7 +72,7 @@ public class Output<Value>: Unbindable {
         Cascade.release(consume released)
     }
 
-    /// The latest value, or `nil` when there is none yet (always `nil` for a ``Relay``).
+    /// The latest value, or `nil` when there is none yet (for a ``Relay``: the value it was created with, if any).
     public final var value: Value? {
         lock.lock()
         defer { lock.unlock() }
@@ -91,12 +92,13 @@ public class Output<Value>: Unbindable {
         let snapshot = subscribers.entries
         let log = debugLog
         lock.unlock()
-        if let log { log.updated(value) }
+        if let log { log.willUpdate(value, bindings: snapshot.count) }
         for subscriber in snapshot {
             delivery.willDeliver(to: subscriber.probe)
             subscriber.deliver(value)
         }
         delivery.finished()
+        if let log { log.didUpdate(value, bindings: lock.withLock { subscribers.entries.count }) }
     }
 
     /// Binds `closure`, calling it at once with the current value when there is one.
@@ -121,6 +123,20 @@ public class Output<Value>: Unbindable {
         return Subscription(source: subscribers, token: token)
     }
 
+    /// ``bind(to:file:line:)`` as a function value, e.g. `binders.map(output.bind(to:))`: records no call site.
+    @_disfavoredOverload
+    @discardableResult
+    public final func bind(to binder: Binder<Value>) -> Subscription {
+        bind(to: binder, file: #fileID, line: #line)
+    }
+
+    /// ``bind(_:file:line:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    @discardableResult
+    public final func bind(_ closure: @escaping (Value) -> Void) -> Subscription {
+        bind(closure, file: #fileID, line: #line)
+    }
+
     /// Binds every binder in `binders`; unbind them together with ``SubscriptionContainer``.
     public final func bind(to binders: [Binder<Value>], file: StaticString = #fileID, line: UInt = #line) {
         for binder in binders { bind(to: binder, file: file, line: line) }
@@ -134,14 +150,13 @@ public class Output<Value>: Unbindable {
         subscribers.unbind(token: subscription.token, reason: .unbind)
     }
 
-    /// Stores `value` only when no value is stored yet.
+    /// Updates with `value` only when no value is stored yet, as the original framework did: bound
+    /// closures are called with it (a ``Relay``, which stores nothing, is updated every time).
     ///
     /// - Returns: `self`, so it reads as part of a declaration: `let count = Output<Int>().initial(0)`.
     @discardableResult
     public final func initial(_ value: Value) -> Output<Value> {
-        lock.withLock {
-            if storesValues && storedValue == nil { storedValue = value }
-        }
+        if lock.withLock({ storedValue == nil }) { update(withValue: value) }
         return self
     }
 
@@ -151,7 +166,7 @@ public class Output<Value>: Unbindable {
     @discardableResult
     public final func debug(identifier: String) -> Output<Value> {
         lock.withLock {
-            debugLog = DebugLog(identifier: identifier, printer: printer)
+            debugLog = DebugLog(identifier: identifier, typeName: "\(type(of: self))", printer: printer)
         }
         subscribers.probe.labeled(identifier)
         return self
@@ -177,10 +192,12 @@ public class Output<Value>: Unbindable {
         let log = debugLog
         // Recorded inside the lock, so no update can reach the subscription before the trace knows it.
         let delivery = subscribers.probe.bound(&subscribers.entries)
-        let probe = subscribers.entries[subscribers.entries.count - 1].probe
+        let bindings = subscribers.entries.count
+        let probe = subscribers.entries[bindings - 1].probe
         lock.unlock()
-        if let log { log.bound() }
+        if let log { log.bound(bindings: bindings) }
         if let current {
+            if let log { log.initialValue(current) }
             delivery.willDeliver(to: probe)
             closure(current)
             delivery.finished()

@@ -8,9 +8,18 @@
 /// tapped.fire()
 /// ```
 public final class Relay<Value>: Output<Value> {
-    /// Creates a Relay. It stores nothing, so there is no initial value.
-    public init(file: StaticString = #fileID, line: UInt = #line) {
-        super.init(value: nil, storesValues: false, kind: .relay, file: file, line: line)
+    /// Creates a Relay. It stores none of the values it passes on.
+    ///
+    /// - Parameters:
+    ///   - value: as in the original framework, a value every closure bound later is called with
+    ///     at once (updates never replace it); usually left out.
+    ///   - printer: where ``Output/debug(identifier:)`` prints.
+    public init(
+        value: Value? = nil, printer: Printable = StandardOutputPrinter(), file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        super.init(value: value, storesValues: false, kind: .relay, file: file, line: line)
+        self.printer = printer
     }
 }
 

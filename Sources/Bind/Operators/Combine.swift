@@ -1,7 +1,8 @@
 extension Output {
     /// An Output of the latest pair of values, updated whenever either source updates once both have a value.
     ///
-    /// The sources are not retained: each keeps the result alive through the closure it holds.
+    /// The sources are not retained: each keeps the result alive through the closure it holds. Once
+    /// either source is released, the result emits nothing more, as in the original framework.
     /// A ``Relay`` among the sources is never replayed: its value pairs only with the update it
     /// arrives in, and the result of a combine with a Relay stores nothing.
     ///
@@ -14,6 +15,24 @@ extension Output {
         combinePair(first, second, file: file, line: line)
     }
 
+    /// ``combine(_:_:file:line:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    public static func combine<A, B>(_ first: Output<A>, _ second: Output<B>) -> Output<(A, B)> {
+        combinePair(first, second, file: #fileID, line: #line)
+    }
+
+    /// ``combine(_:_:file:line:)`` of this type as a function value: records no call site.
+    @_disfavoredOverload
+    public static func combine(_ first: Output<Value>, _ second: Output<Value>) -> Output<(Value, Value)> {
+        Output<(Value, Value)>.combinePair(first, second, file: #fileID, line: #line)
+    }
+
+    /// ``combine(outputs:file:line:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    public static func combine(outputs: [Output<Value>]) -> Output<[Value]> {
+        combine(outputs: outputs, file: #fileID, line: #line)
+    }
+
     /// ``combine(_:_:file:line:)`` for two Outputs of this type: `Output.combine(a, b)` needs no type spelled out.
     public static func combine(
         _ first: Output<Value>, _ second: Output<Value>, file: StaticString = #fileID, line: UInt = #line
@@ -24,6 +43,8 @@ extension Output {
     /// An Output of the latest values of all `outputs`, in order, once every one has a value.
     ///
     /// With no outputs at all, every one of them has a value: the result holds `[]` from the start.
+    /// The sources are not retained; once any of them is released, the result emits nothing more,
+    /// as in the original framework.
     public static func combine(
         outputs: [Output<Value>], file: StaticString = #fileID, line: UInt = #line
     ) -> Output<[Value]> {
@@ -31,11 +52,14 @@ extension Output {
             value: outputs.isEmpty ? [] : nil, storesValues: outputs.allSatisfy(\.storesValues), kind: .combine,
             file: file, line: line)
         let latest = Guarded([Value?](repeating: nil, count: outputs.count))
+        let sourcesAlive = SourcesAlive()
         for (index, source) in outputs.enumerated() {
             source.recordEdge(to: derived, kind: .combine)
             let remembers = source.storesValues
+            let watch = sourcesAlive.watch()
             source.bindInternal(
                 { value in
+                    guard watch.allAlive else { return }
                     let all: [Value]? = latest.update { latest in
                         if remembers { latest[index] = value }
                         var all: [Value] = []
@@ -72,8 +96,12 @@ extension Output {
         let remembersSecond = second.storesValues
         first.recordEdge(to: derived, kind: .combine)
         second.recordEdge(to: derived, kind: .combine)
+        let sourcesAlive = SourcesAlive()
+        let firstWatch = sourcesAlive.watch()
+        let secondWatch = sourcesAlive.watch()
         first.bindInternal(
             { a in
+                guard firstWatch.allAlive else { return }
                 let pair: (A, B)? = latest.update { latest in
                     if remembersFirst { latest.0 = a }
                     return latest.1.map { (a, $0) }
@@ -82,6 +110,7 @@ extension Output {
             }, file: file, line: line)
         second.bindInternal(
             { b in
+                guard secondWatch.allAlive else { return }
                 let pair: (A, B)? = latest.update { latest in
                     if remembersSecond { latest.1 = b }
                     return latest.0.map { ($0, b) }
@@ -89,5 +118,44 @@ extension Output {
                 if let pair { derived.update(withValue: pair) }
             }, file: file, line: line)
         return derived
+    }
+}
+
+extension Output where Value == Never {
+    /// Lets `Output.combine(isLiked, likes)` pair two Outputs of different types with no type spelled out.
+    public static func combine<A, B>(
+        _ first: Output<A>, _ second: Output<B>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Output<(A, B)> {
+        Output<A>.combinePair(first, second, file: file, line: line)
+    }
+}
+
+/// Whether every source of a combine is still alive, with no weak reference to any of them.
+///
+/// Each source's bound closure holds one ``Watch``; a source that is released releases its
+/// closures, so the watch's `deinit` tells the others.
+final class SourcesAlive: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var anyReleased = false
+
+    deinit { lock.deallocate() }
+
+    var allAlive: Bool { lock.withLock { !anyReleased } }
+
+    /// A watch for one more source: its closure must hold it.
+    func watch() -> Watch { Watch(self) }
+
+    fileprivate func released() { lock.withLock { anyReleased = true } }
+
+    /// Held by one source's closure: released with it.
+    final class Watch: @unchecked Sendable {
+        private let sources: SourcesAlive
+
+        fileprivate init(_ sources: SourcesAlive) { self.sources = sources }
+
+        deinit { sources.released() }
+
+        var allAlive: Bool { sources.allAlive }
     }
 }

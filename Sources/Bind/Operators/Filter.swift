@@ -9,4 +9,11 @@ extension Output {
             { value in if isIncluded(value) { derived.update(withValue: value) } }, file: file, line: line)
         return derived
     }
+
+    /// ``filter(file:line:_:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    @inlinable
+    public final func filter(_ isIncluded: @escaping (Value) -> Bool) -> Output<Value> {
+        filter(file: #fileID, line: #line, isIncluded)
+    }
 }

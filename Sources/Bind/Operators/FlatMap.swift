@@ -30,6 +30,12 @@ extension Output {
             }, file: file, line: line)
         return derived
     }
+
+    /// ``flatMap(file:line:_:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    public final func flatMap<Inner>(_ transform: @escaping (Value) -> Output<Inner>) -> Output<Inner> {
+        flatMap(file: #fileID, line: #line, transform)
+    }
 }
 
 /// The inner Output a ``Output/flatMap(file:line:_:)`` currently follows.

@@ -1,7 +1,9 @@
 extension Output where Value: Equatable {
-    /// An Output that passes a value on only when it differs from the one passed before.
+    /// An Output that passes a value on only when it differs from the one before.
     ///
-    /// Unlike the original framework's, it does not retain this Output.
+    /// This Output's current value is passed on at once, so a view bound to the result shows the
+    /// current state (the original framework dropped it). Unlike the original's, the result does not
+    /// retain this Output.
     public final func ignoringDuplicates(file: StaticString = #fileID, line: UInt = #line) -> Output<Value> {
         let derived = derive(Value.self, kind: .ignoringDuplicates, file: file, line: line)
         let previous = Guarded<Value?>(nil)

@@ -10,4 +10,11 @@ extension Output {
         bindInternal({ value in derived.update(withValue: transform(value)) }, file: file, line: line)
         return derived
     }
+
+    /// ``map(file:line:_:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    @inlinable
+    public final func map<Mapped>(_ transform: @escaping (Value) -> Mapped) -> Output<Mapped> {
+        map(file: #fileID, line: #line, transform)
+    }
 }

@@ -16,4 +16,10 @@ extension Output {
         }
         return derived
     }
+
+    /// ``merge(_:_:file:line:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    public static func merge(_ first: Output<Value>, _ second: Output<Value>) -> Output<Value> {
+        merge(first, second, file: #fileID, line: #line)
+    }
 }

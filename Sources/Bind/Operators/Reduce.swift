@@ -1,13 +1,13 @@
 extension Output {
     /// An Output of the running result of `nextPartialResult` over every value, starting from `initial`.
     ///
-    /// The result holds `initial` until this Output first delivers a value.
+    /// As in the original framework, the result is empty until this Output first delivers a value;
+    /// `initial` is the partial result that value is combined with.
     public final func reduce<Result>(
         initial: Result, file: StaticString = #fileID, line: UInt = #line,
         nextPartialResult: @escaping (Result, Value) -> Result
     ) -> Output<Result> {
         let derived = derive(Result.self, kind: .reduce, file: file, line: line, storesValues: true)
-        derived.initial(initial)
         let accumulator = Guarded(initial)
         bindInternal(
             { value in
@@ -15,5 +15,13 @@ extension Output {
                 derived.update(withValue: next)
             }, file: file, line: line)
         return derived
+    }
+
+    /// ``reduce(initial:file:line:nextPartialResult:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    public final func reduce<Result>(initial: Result, nextPartialResult: @escaping (Result, Value) -> Result)
+        -> Output<Result>
+    {
+        reduce(initial: initial, file: #fileID, line: #line, nextPartialResult: nextPartialResult)
     }
 }
