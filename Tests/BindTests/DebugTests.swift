@@ -14,13 +14,16 @@ struct DebugTests {
         // Then the bind is logged with the bindings it now has
         #expect(returned === output)
         #expect(
-            printer.lines == ["---", "Binding 123 (Output<Bool>) to (Function)", "To bindings: [Bind.Subscription: (Function)]"])
+            printer.lines == [
+                "---", "Binding 123 (Output<Bool>) to (Function)", "To bindings: [Bind.Subscription: (Function)]",
+            ])
         // When it is updated
         output.update(withValue: false)
         // Then the update is logged before and after the deliveries
         #expect(
             printer.lines.dropFirst(3) == [
-                "---", "Will update value for 123 (Output<Bool>) to false", "To bindings: [Bind.Subscription: (Function)]",
+                "---", "Will update value for 123 (Output<Bool>) to false",
+                "To bindings: [Bind.Subscription: (Function)]",
                 "Did update value for 123 (Output<Bool>) to false", "To bindings: [Bind.Subscription: (Function)]",
             ])
     }

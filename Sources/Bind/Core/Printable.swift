@@ -51,6 +51,7 @@ final class DebugLog: @unchecked Sendable {
 
     /// The bound closures as the original printed its `[Subscription: (Value) -> Void]` dictionary.
     static func describe(_ bindings: Int) -> String {
-        bindings == 0 ? "[:]" : "[" + repeatElement("Bind.Subscription: (Function)", count: bindings).joined(separator: ", ") + "]"
+        guard bindings > 0 else { return "[:]" }
+        return "[" + repeatElement("Bind.Subscription: (Function)", count: bindings).joined(separator: ", ") + "]"
     }
 }

@@ -45,7 +45,9 @@ struct BinderProbe {
     @inlinable
     func delivery<Value>(_ deliverIfAlive: @escaping (Value) -> Bool) -> (Value) -> Void {
         { value in
-            if !deliverIfAlive(value), bt_is_recording() { TraceRecorder.dangling(bt_cause_slot()!.pointee.subscription) }
+            if !deliverIfAlive(value), bt_is_recording() {
+                TraceRecorder.dangling(bt_cause_slot()!.pointee.subscription)
+            }
         }
     }
 }
