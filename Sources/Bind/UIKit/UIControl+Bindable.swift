@@ -1,5 +1,11 @@
-#if canImport(UIKit)
+#if (canImport(UIKit) && !os(watchOS)) || BIND_UIKIT_STANDIN
+#if BIND_UIKIT_STANDIN
+// The tests' stand-in for UIKit (Tests/UIKitStandIn); see docs/compatibility.md.
+import Bind
+import UIKitStandIn
+#else
 import UIKit
+#endif
 
 extension Bindable where TargetType: UIControl {
     /// Binds `isEnabled` (of buttons, switches, text fields and every other control).
