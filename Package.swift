@@ -62,6 +62,15 @@ let package = Package(
         .executableTarget(name: "TraceFixture", dependencies: ["Bind"], path: "Tests/Fixtures/TraceFixture"),
 
         .testTarget(name: "BindTests", dependencies: ["Bind"]),
+        // Sources/Bind/UIKit type-checked and tested on every platform: `Binders` links to those files, which
+        // compile here against stand-ins for UIKit and WebKit. The stand-ins ship in no product.
+        .target(name: "UIKitStandIn", path: "Tests/UIKitStandIn", exclude: ["README.md"]),
+        .target(name: "WebKitStandIn", dependencies: ["UIKitStandIn"], path: "Tests/WebKitStandIn"),
+        .testTarget(
+            name: "BindUIKitTests",
+            dependencies: ["Bind", "UIKitStandIn", "WebKitStandIn"],
+            swiftSettings: [.define("BIND_UIKIT_STANDIN")]
+        ),
         .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),
         .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
