@@ -140,6 +140,14 @@ struct DuplicateBindingFinder {
         for member in peak {
             if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
         }
+        var names = outputs.map(\.narrated)
+        if Set(names).count < names.count {
+            // Outputs of one declaration (each row's 'title'): their values tell them apart, when recorded.
+            names = outputs.map { output in output.lastPreview.map { "\(output.narrated) = \($0)" } ?? output.narrated }
+        }
+        func named(_ node: SubscriptionNode) -> String {
+            outputs.firstIndex { $0 === node.outputNode }.map { names[$0] } ?? node.outputName
+        }
         var message: String
         if outputs.count <= 1 {
             let name = peak[0].outputName
@@ -148,14 +156,14 @@ struct DuplicateBindingFinder {
                 + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
                 + "unsubscribe the previous Subscription before binding again"
         } else {
-            let names = outputs.prefix(3).map(\.narrated).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
+            let list = names.prefix(3).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
             message =
-                "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(names)): "
+                "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
                 + "the earlier bindings were superseded but never unbound"
             if let witness = evidence(in: peak), let newer = witness.supersededBy {
                 message +=
-                    "; an update of \(witness.outputName) at event #\(witness.supersededDelivery) reached the "
-                    + "\(targetName) now showing \(newer.outputName)"
+                    "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
+                    + "\(targetName) now showing \(named(newer))"
             }
             message += "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
                 + "is configured again"

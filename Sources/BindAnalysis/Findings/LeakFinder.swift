@@ -11,8 +11,9 @@ import BindTraceModel
 ///   and nothing can unbind them — their `Subscription` handle was released, in no container still
 ///   alive — while their Output lives on (to the end of the trace), or kept receiving values after
 ///   the scope ended until their Output was released ("ended late", with how many and how long).
-///   Traces without handle records (older recorders) cannot show that: there, whatever was bound in
-///   an ended scope and is still bound at the end is reported, as before.
+///   Traces without handle records (older recorders) cannot show that: there, a closure bound in an
+///   ended scope and still bound at the end is reported; a Binder's current binding of its target
+///   is not (it is what a reused cell keeps until its next reuse).
 /// - **Leaked Outputs** (`leaked-output`): created in a scope that ended, still alive at the end,
 ///   and the trace shows what keeps them: a derived Output built on a longer-lived Output (the
 ///   source's subscription holds it), or a user's subscription bound to it from the scope and still
@@ -46,9 +47,10 @@ struct LeakFinder {
         return replay.options.atExit && !preexisting ? .exit : nil
     }
 
-    /// A subscription nothing can end any more (without handle records: any still bound).
+    /// A subscription nothing can end any more. Without handle records: a closure still bound (a
+    /// Binder's current binding of its target is what a reused cell keeps until its next reuse).
     private func isAbandoned(_ subscription: SubscriptionNode) -> Bool {
-        !replay.recordsHandles || subscription.handleReleasedAt != nil
+        replay.recordsHandles ? subscription.handleReleasedAt != nil : subscription.target == nil
     }
 
     /// Already reported as something else: a dangling Binder or a superseded (duplicate) binding.
