@@ -65,6 +65,8 @@ let package = Package(
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
+        // App-shaped programs with planted bugs and their clean twins, judged at exact lines.
+        .testTarget(name: "AppCorpusTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
     ],
     swiftLanguageModes: [.v6]

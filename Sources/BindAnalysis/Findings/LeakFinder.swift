@@ -59,6 +59,19 @@ struct LeakFinder {
             || subscription.supersededBy != nil && replay.options.kinds.contains(.duplicateBinding)
     }
 
+    /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
+    /// target weakly), bound by the very scope that left `root` (a binding from a nested scope is
+    /// that scope's binding to a longer-lived Output), still held (its handle not released).
+    private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
+        guard subscription.target == nil, !isReportedElsewhere(subscription),
+            !(replay.recordsHandles && subscription.handleReleasedAt != nil)
+        else { return false }
+        switch reason {
+        case .scope(let scope): return subscription.scope?.endedScope === scope
+        case .exit: return subscription.scope?.endedScope == nil
+        }
+    }
+
     func findings() -> [Finding] {
         // Leaked Outputs, except flatMap inners (judged with their flatMap) and shared ones.
         var leaked: [UInt64: (node: OutputNode, reason: Reason)] = [:]
@@ -70,6 +83,16 @@ struct LeakFinder {
         func liveSources(_ node: OutputNode) -> [UInt64] {
             node.incoming.filter { $0.role == .operator }.map(\.source)
         }
+        /// Leaked with `node`: left by the same scope (or both at exit). A source left by an outer
+        /// scope outlived the derived Output's own scope: it is what keeps it.
+        func leakedTogether(_ source: UInt64, _ node: OutputNode) -> Bool {
+            guard let sourceEntry = leaked[source], let entry = leaked[node.id] else { return false }
+            switch (sourceEntry.reason, entry.reason) {
+            case (.scope(let a), .scope(let b)): return a === b
+            case (.exit, .exit): return true
+            default: return false
+            }
+        }
         func root(of id: UInt64) -> UInt64 {
             var current = id
             var visited: Set<UInt64> = [id]
@@ -79,7 +102,7 @@ struct LeakFinder {
                     continue
                 }
                 let sources = liveSources(node)
-                guard !sources.isEmpty, sources.allSatisfy({ leaked[$0] != nil }),
+                guard !sources.isEmpty, sources.allSatisfy({ leakedTogether($0, node) }),
                     let next = sources.sorted().first(where: { visited.insert($0).inserted })
                 else { return current }
                 current = next
@@ -107,17 +130,18 @@ struct LeakFinder {
         var reportedRoots: [UInt64: [SubscriptionNode]] = [:]
         for rootID in members.keys {
             guard let root = leaked[rootID]?.node else { continue }
-            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { subscription in
-                !(replay.recordsHandles && subscription.handleReleasedAt != nil) && !isReportedElsewhere(subscription)
+            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: leaked[rootID]!.reason) }
+            let hasLongLivedSource = liveSources(root).contains {
+                !leakedTogether($0, root) && replay.output(id: $0) != nil
             }
-            let hasLongLivedSource = liveSources(root).contains { leaked[$0] == nil && replay.output(id: $0) != nil }
             guard hasLongLivedSource || !keepers.isEmpty else { continue }
             reportedRoots[rootID] = subscriptionsByRoot[rootID] ?? []
         }
 
         var findings: [Finding] = []
         if replay.options.kinds.contains(.leakedOutput) {
-            findings += outputFindings(leaked: leaked, members: members, reported: reportedRoots)
+            findings += outputFindings(
+                leaked: leaked, members: members, reported: reportedRoots, together: leakedTogether)
         }
         if replay.options.kinds.contains(.leakedSubscription) {
             var leakedSubscriptions: [Finding] = []
@@ -140,7 +164,7 @@ struct LeakFinder {
 
     private func outputFindings(
         leaked: [UInt64: (node: OutputNode, reason: Reason)], members: [UInt64: [OutputNode]],
-        reported: [UInt64: [SubscriptionNode]]
+        reported: [UInt64: [SubscriptionNode]], together: (UInt64, OutputNode) -> Bool
     ) -> [Finding] {
         var findings: [Finding] = []
         // Retain cycles (no long-lived source) of one scope are one bug: one finding.
@@ -148,7 +172,7 @@ struct LeakFinder {
         for rootID in reported.keys.sorted() {
             guard let root = leaked[rootID] else { continue }
             let sources = root.node.incoming.filter { $0.role == .operator }.compactMap { replay.output(id: $0.source) }
-                .filter { leaked[$0.id] == nil }
+                .filter { !together($0.id, root.node) }
             if sources.isEmpty {
                 if case .scope(let scope) = root.reason {
                     cyclesByScope[ObjectIdentifier(scope), default: []].append(rootID)
@@ -220,8 +244,8 @@ struct LeakFinder {
         }
         subscriptions.sort { $0.boundAt < $1.boundAt }
         // Binders hold their target weakly: only a closure can capture the owner.
-        let closures = subscriptions.filter {
-            $0.target == nil && !(replay.recordsHandles && $0.handleReleasedAt != nil)
+        let closures = subscriptions.filter { subscription in
+            roots.contains { isKeeper(subscription, of: $0, reason: reason) }
         }
         let closureSites = Set(closures.map(\.site))
         let isExit = if case .exit = reason { true } else { false }
@@ -235,9 +259,11 @@ struct LeakFinder {
         }
         var related: [Finding.Related] = []
         if let culprit {
+            let them = outputs.count == 1 ? "it" : "them"
             message +=
-                ": the closure bound here to \(culprit.outputName) keeps them alive — it captures their owner "
-                + "strongly (use [weak self], or unbind it when the owner goes away)"
+                ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
+                + (outputs.count == 1 ? "it or its owner" : "their owner")
+                + " strongly (use [weak self], or unbind it when the owner goes away)"
             related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
         } else if !closures.isEmpty && !isExit {
             message +=

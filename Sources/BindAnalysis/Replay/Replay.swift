@@ -139,6 +139,11 @@ public final class Replay {
             }
         }
         findings = findings.filter { kinds.contains($0.kind) }
+        for index in findings.indices {
+            // Several Outputs of one declaration (each row's title) would repeat the same note.
+            var seen: Set<Finding.Related> = []
+            findings[index].related.removeAll { !seen.insert($0).inserted }
+        }
         findings.sort(by: Finding.siteOrder)
         finished = findings
         return findings
