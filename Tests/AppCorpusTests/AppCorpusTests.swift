@@ -3,13 +3,13 @@ import Bind
 import BindAnalysis
 import Testing
 
+@testable import AppCorpus
+
 /// App-shaped programs recorded by the instrumented build and judged by the analysis: the planted
 /// bugs at exactly the marked lines, and nothing at all from each program's clean twin.
 @Suite("the app-shaped corpus")
 struct AppCorpusTests {
-    static let programs: [any CorpusProgram.Type] = [
-        FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-    ]
+    static let programs = CorpusPrograms.all
 
     @Test("each planted bug is one finding at its marked line", arguments: programs.map { ProgramCase($0) })
     func plantedBugs(_ program: ProgramCase) throws {

@@ -1,9 +1,5 @@
-#if Tracing
 import Bind
-import BindAnalysis
-import BindTraceModel
 import Foundation
-import Testing
 
 /// One app-shaped program of the corpus: several screens, run once with its planted bugs and once
 /// as its clean twin.
@@ -18,32 +14,11 @@ protocol CorpusProgram: Sendable {
     static func run(buggy: Bool)
 }
 
-enum Corpus {
-    /// `kind@File.swift:line` for each `// expect: kind` marker in `path`.
-    static func expectations(in path: String) throws -> [String] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let file = (path as NSString).lastPathComponent
-        var expected: [String] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let range = line.range(of: "// expect: ") else { continue }
-            for kind in line[range.upperBound...].split(separator: ",") {
-                expected.append("\(kind.trimmingCharacters(in: .whitespaces))@\(file):\(index + 1)")
-            }
-        }
-        return expected.sorted()
-    }
-
-    /// Records `program` in memory and judges it as `bind-trace check` does, on its own events.
-    static func findings(of program: CorpusProgram.Type, buggy: Bool) throws -> (sites: [String], findings: [Finding]) {
-        let recording = try #require(BindTrace.capture("\(program)") { program.run(buggy: buggy) })
-        let result = try TraceAnalyzer.analyze(recording)
-        #expect(result.traceErrors.isEmpty, "the recorder writes a consistent trace: \(result.traceErrors)")
-        let sites = result.findings.map { finding in
-            let file = finding.site.map { ($0.file as NSString).lastPathComponent } ?? "?"
-            return "\(finding.kind.rawValue)@\(file):\(finding.site?.line ?? 0)"
-        }
-        return (sites.sorted(), result.findings)
-    }
+enum CorpusPrograms {
+    /// Every program of the corpus.
+    static let all: [any CorpusProgram.Type] = [
+        FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
+    ]
 }
 
 // Headless stand-ins for UIKit views: plain classes with properties a screen binds to.
@@ -83,9 +58,7 @@ final class Table<Cell: AnyObject> {
         return (cells[row % poolSize], true)
     }
 }
-#endif
 
-#if Tracing
 /// Keeps what an app keeps for its whole life (its coordinator, an on-screen list) past the end
 /// of the recording, as an app that is quit with them on screen does.
 final class AppLifetime: @unchecked Sendable {
@@ -94,4 +67,3 @@ final class AppLifetime: @unchecked Sendable {
     private var kept: [AnyObject] = []
     func keep(_ object: AnyObject) { lock.withLock { kept.append(object) } }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // A coordinator that lives as long as the app, an event bus it owns, and child flows it starts and
@@ -73,4 +72,3 @@ enum CheckoutApp: CorpusProgram {
         AppLifetime.shared.keep(coordinator)
     }
 }
-#endif

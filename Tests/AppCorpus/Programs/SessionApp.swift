@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // An app-wide session store, created lazily on first use (inside whichever screen touches it
@@ -58,4 +57,3 @@ enum SessionApp: CorpusProgram {
         SessionStore.shared.user.update(withValue: "grace")
     }
 }
-#endif

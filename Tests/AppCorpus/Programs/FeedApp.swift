@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // A social feed: post view models owned by the screen, shown in reused cells; a post's detail
@@ -89,4 +88,3 @@ enum FeedApp: CorpusProgram {
         AppLifetime.shared.keep(feed)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // Search suggestions: a query, a flatMap to the current provider's results, and a "refine" screen.
@@ -47,4 +46,3 @@ enum SuggestionsApp: CorpusProgram {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // A settings screen with a two-way binding between a text field and its view model, a toggle, and
@@ -90,4 +89,3 @@ enum SettingsApp: CorpusProgram {
         store.query.update(withValue: "bind")
     }
 }
-#endif

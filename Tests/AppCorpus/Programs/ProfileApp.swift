@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 
 // MVVM: a profile screen and its view model, an edit screen pushed on top, both dismissed.
@@ -69,4 +68,3 @@ enum ProfileApp: CorpusProgram {
         }
     }
 }
-#endif
