@@ -246,3 +246,43 @@ struct TrustedLeakRuleTests {
         #expect(!message.contains("results cache"))
     }
 }
+
+@Suite("closure binds in reused cells, without scopes")
+struct ContainerReuseTests {
+    /// Cells 0–2 of a pool configured in turn for rows 0–5 (cell = row % 3), each binding a
+    /// closure from line 50 into its own bag; `emptiesBag` empties it before each reuse.
+    func pool(emptiesBag: Bool) -> HandleTrace {
+        var app = HandleTrace()
+        for row in 0..<6 as Range<UInt64> { app.trace.output(100 + row, line: 3) }
+        for row in 0..<6 as Range<UInt64> {
+            let bag = 70 + row % 3
+            if emptiesBag && row >= 3 { app.trace.unbind(row - 2, reason: .container) }
+            app.trace.bind(row + 1, to: 100 + row, line: 50)
+            app.contained(row + 1, in: bag)
+        }
+        return app
+    }
+
+    @Test("a pool of cells configured in turn, bags never emptied: one duplicate-binding at the closure bind")
+    func poolNeverEmptied() {
+        #expect(kindsAndLines(pool(emptiesBag: false).findings()) == ["duplicate-binding@50"])
+    }
+
+    @Test("the clean twin: each cell empties its bag before it is configured again")
+    func poolEmptied() {
+        #expect(pool(emptiesBag: true).findings().isEmpty)
+    }
+
+    @Test("a screen binding its rows in one go into one bag is not a reused cell")
+    func screenLoop() {
+        var app = HandleTrace()
+        for row in 0..<6 as Range<UInt64> {
+            app.trace.output(100 + row, line: 3)
+            app.trace.bind(row + 1, to: 100 + row, line: 50)
+            app.contained(row + 1, in: 70)
+            app.trace.bind(row + 11, to: 100 + row, line: 51)
+            app.contained(row + 11, in: 70)
+        }
+        #expect(app.findings().isEmpty)
+    }
+}

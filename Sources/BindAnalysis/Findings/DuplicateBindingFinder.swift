@@ -188,16 +188,21 @@ final class ContainerGroup {
 
     let key: Key
     var members: [SubscriptionNode] = []
+    /// The number of container binds from this site when this container last got one.
+    var lastSiteCount = 0
     init(key: Key) { self.key = key }
 }
 
 /// Closure binds have no visible target: their equivalent of a reused target is one
-/// `SubscriptionContainer` holding live subscriptions from one bind site, bound in different
-/// scopes of which the earlier has ended — a reused cell configured again
-/// without emptying its container. (Bindings made by one scope in a loop, into one container,
-/// are a screen binding its rows: not reported.) Needs the recorder's containment events.
+/// `SubscriptionContainer` holding live subscriptions from one bind site, the earlier one(s) left
+/// from a previous use of the container: bound in a scope that has ended (each configuration of a
+/// cell in its scope), or before other containers got binds from the same site (a pool of cells
+/// configured in turn: A, B, C, then A again). Bindings made in one go into one container (a screen
+/// binding its rows in a loop) are not reported. Needs the recorder's containment events.
 struct ContainerBindingFinder {
     private var groups: [ContainerGroup.Key: ContainerGroup] = [:]
+    /// Container binds so far, by site.
+    private var siteCounts: [SourceSite: Int] = [:]
     /// Per site: the largest set of bindings seen piled up, and the number of containers.
     private var reported: [SourceSite: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
 
@@ -207,9 +212,14 @@ struct ContainerBindingFinder {
         let key = ContainerGroup.Key(container: container, site: node.site)
         let group = groups[key] ?? ContainerGroup(key: key)
         groups[key] = group
+        let count = siteCounts[node.site, default: 0]
+        // Another container got a bind from this site since this one's last: a pool used in turn.
+        let reusedInTurn = !group.members.isEmpty && group.lastSiteCount != count
+        siteCounts[node.site] = count + 1
+        group.lastSiteCount = count + 1
         let stale = group.members.filter { older in
-            older.scope != nil && older.scope !== node.scope
-                && older.scope?.endedAt != nil && node.scope != nil
+            reusedInTurn
+                || older.scope != nil && older.scope !== node.scope && older.scope?.endedAt != nil && node.scope != nil
         }
         group.members.append(node)
         node.containerGroup = group
