@@ -286,3 +286,33 @@ struct ContainerReuseTests {
         #expect(app.findings().isEmpty)
     }
 }
+
+@Suite("retain cycles through closures bound in nested scopes")
+struct NestedScopeCycleTests {
+    @Test("a screen's view model kept by a held closure bound in the screen's nested setup scope is a leaked Output")
+    func nestedSetupScope() {
+        var app = HandleTrace()
+        app.trace.beginScope(10, name: "profile screen")
+        app.trace.output(1, line: 5, label: "followers", scope: 10)
+        app.trace.beginScope(11, parent: 10, name: "viewDidLoad")
+        app.trace.bind(1, to: 1, line: 40, scope: 11)
+        app.contained(1, in: 9)
+        app.trace.endScope(11)
+        app.trace.endScope(10)
+        #expect(kindsAndLines(app.findings()) == ["leaked-output@40"])
+    }
+
+    @Test("the twin: the nested scope's binding was dropped, so it is the scope's leaked subscription, not a cycle")
+    func nestedAbandoned() {
+        var app = HandleTrace()
+        app.trace.output(2, line: 4, label: "app events")
+        app.trace.beginScope(10, name: "coordinator")
+        app.trace.output(1, line: 5, label: "bus", scope: 10)
+        app.trace.beginScope(11, parent: 10, name: "checkout flow")
+        app.trace.bind(1, to: 1, line: 40, scope: 11)
+        app.handleReleased(1)
+        app.trace.endScope(11)
+        app.trace.endScope(10)
+        #expect(kindsAndLines(app.findings()) == ["leaked-subscription@40"])
+    }
+}

@@ -60,14 +60,16 @@ struct LeakFinder {
     }
 
     /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
-    /// target weakly), bound by the very scope that left `root` (a binding from a nested scope is
-    /// that scope's binding to a longer-lived Output), still held (its handle not released).
+    /// target weakly), bound by the scope that left `root`, still held (its handle not released).
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
         guard subscription.target == nil, !isReportedElsewhere(subscription),
             !(replay.recordsHandles && subscription.handleReleasedAt != nil)
         else { return false }
         switch reason {
-        case .scope(let scope): return subscription.scope?.endedScope === scope
+        case .scope(let scope):
+            // With handle records, a binding from a nested scope that is still held counts too (an
+            // abandoned one never does); without them, only the scope's own bindings can be trusted.
+            return replay.recordsHandles ? scope.contains(subscription.scope) : subscription.scope?.endedScope === scope
         case .exit: return subscription.scope?.endedScope == nil
         }
     }
