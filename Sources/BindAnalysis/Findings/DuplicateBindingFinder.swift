@@ -190,6 +190,9 @@ final class ContainerGroup {
     var members: [SubscriptionNode] = []
     /// The number of container binds from this site when this container last got one.
     var lastSiteCount = 0
+    /// The scope every member was bound in, while they share one (a loop): no scan needed then.
+    var sharedScope: ScopeNode?
+    var membersShareScope = true
     init(key: Key) { self.key = key }
 }
 
@@ -217,9 +220,21 @@ struct ContainerBindingFinder {
         let reusedInTurn = !group.members.isEmpty && group.lastSiteCount != count
         siteCounts[node.site] = count + 1
         group.lastSiteCount = count + 1
-        let stale = group.members.filter { older in
-            reusedInTurn
-                || older.scope != nil && older.scope !== node.scope && older.scope?.endedAt != nil && node.scope != nil
+        let stale: [SubscriptionNode]
+        if reusedInTurn {
+            stale = group.members
+        } else if node.scope == nil || group.membersShareScope && group.sharedScope === node.scope {
+            stale = []  // bound in one go (a loop), or no scope to tell uses apart
+        } else {
+            stale = group.members.filter { older in
+                older.scope != nil && older.scope !== node.scope && older.scope?.endedAt != nil
+            }
+        }
+        if group.members.isEmpty {
+            group.sharedScope = node.scope
+            group.membersShareScope = true
+        } else if group.sharedScope !== node.scope {
+            group.membersShareScope = false
         }
         group.members.append(node)
         node.containerGroup = group
