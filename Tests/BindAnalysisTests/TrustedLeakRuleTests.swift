@@ -316,3 +316,34 @@ struct NestedScopeCycleTests {
         #expect(kindsAndLines(app.findings()) == ["leaked-subscription@40"])
     }
 }
+
+@Suite("Outputs shared after their scope")
+struct SharedOutputTests {
+    @Test("bound later by the enclosing screen's own work, an Output is still that screen's: its cycle is reported")
+    func enclosingScopeIsNotOutside() {
+        var app = HandleTrace()
+        app.trace.beginScope(10, name: "screen")
+        app.trace.beginScope(11, parent: 10, name: "load")
+        app.trace.output(1, line: 5, label: "items", scope: 11)
+        app.trace.endScope(11)
+        app.trace.bind(1, to: 1, line: 40, scope: 10)
+        app.contained(1, in: 9)
+        app.trace.endScope(10)
+        #expect(kindsAndLines(app.findings()) == ["leaked-output@40"])
+    }
+
+    @Test("bound later by another screen, an Output is shared: not the first screen's leak")
+    func otherScreenShares() {
+        var app = HandleTrace()
+        app.trace.beginScope(10, name: "first screen")
+        app.trace.output(1, line: 5, label: "store", scope: 10)
+        app.trace.bind(1, to: 1, line: 40, scope: 10)
+        app.contained(1, in: 9)
+        app.trace.endScope(10)
+        app.trace.beginScope(12, name: "second screen")
+        app.trace.bind(2, to: 1, line: 41, scope: 12)
+        app.contained(2, in: 8)
+        app.trace.endScope(12)
+        #expect(app.findings().isEmpty)
+    }
+}

@@ -69,7 +69,9 @@ struct LeakFinder {
         case .scope(let scope):
             // With handle records, a binding from a nested scope that is still held counts too (an
             // abandoned one never does); without them, only the scope's own bindings can be trusted.
-            return replay.recordsHandles ? scope.contains(subscription.scope) : subscription.scope?.endedScope === scope
+            // (or an enclosing one: the same screen's work).
+            guard replay.recordsHandles else { return subscription.scope?.endedScope === scope }
+            return scope.contains(subscription.scope) || subscription.scope?.contains(scope) == true
         case .exit: return subscription.scope?.endedScope == nil
         }
     }

@@ -258,9 +258,10 @@ public final class Replay {
         subscriptionTable[binding.subscription] = node
         outputNode?.boundCount += 1
         if !binding.isInternal { scope?.add(node) }
-        // Bound from outside the scope it was created in, after that scope ended: shared, long-lived.
+        // Bound after the scope it was created in ended, by other work (not that scope, nor a scope
+        // enclosing it — the same screen's work): shared, long-lived by design.
         if let outputNode, !outputNode.usedOutsideScope, let ended = outputNode.scope?.endedScope,
-            !ended.contains(scope)
+            !ended.contains(scope), scope?.contains(ended) != true
         {
             outputNode.usedOutsideScope = true
         }
