@@ -76,6 +76,10 @@ let package = Package(
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
+        // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
+        // process (captures) and as a recorded program judged by `bind-trace check --format json`.
+        .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
+        .testTarget(name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,17 @@ struct InboxLeakTests {
         inbox.reloadData()
         inbox.reloadData()
         #expect(inbox.table.dequeueCell(for: 0).cell.titleLabel.text == "message 3")
+        inbox.close()
+    }
+
+    @Test("the fixed inbox left on screen when the test ends: each cell's current bindings are meant to stay",
+          .bindingLeakCheck)
+    func fixedInboxLeftOnScreen() {
+        let inbox = InboxScreen(messages: messages(), unbindsOnReuse: true)
+        inbox.reloadData()
+        inbox.reloadData()
+        OnScreen.shared.keep(inbox)
+        #expect(inbox.table.cells.allSatisfy { $0.bag.count == 3 })
     }
 
     @Test("cells reused without unbinding are reported at the bind in configure(_:with:)",
@@ -44,6 +55,14 @@ struct InboxLeakTests {
         }
         #expect(lines.all.contains(InboxScreen.titleBindingLine))
     }
+}
+
+/// What stays on screen after a test, as in an app quit with the list showing.
+private final class OnScreen: @unchecked Sendable {
+    static let shared = OnScreen()
+    private let lock = NSLock()
+    private var kept: [AnyObject] = []
+    func keep(_ object: AnyObject) { lock.withLock { kept.append(object) } }
 }
 
 /// Lines seen by a known-issue matcher (which may run on any thread).

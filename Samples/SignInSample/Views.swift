@@ -58,6 +58,8 @@ final class MessageCell: BindableCompatible {
 /// A table that reuses a small pool of cells for any number of rows, like UITableView.
 final class TableView<Cell> {
     private var pool: [Cell] = []
+    /// Every cell made so far.
+    var cells: [Cell] { pool }
     private let makeCell: (Int) -> Cell
     private let poolSize: Int
 

@@ -4,7 +4,8 @@ import Bind
 // `BIND_TRACE=signin.trace` in the instrumented build (`--traits Tracing`) to record a trace, then
 // `bind-trace report signin.trace`. It has two deliberate bugs for bind-trace to find:
 // the sign-in screen's email field feeds back into itself (feedback-cycle), and the inbox's cells
-// are reused without unbinding (duplicate-binding, leaked-subscription).
+// are reused without unbinding (duplicate-binding) and build a map on a long-lived Output in each
+// configuration (leaked-output). The fixed inbox shows the same screen done right: nothing reported.
 
 func log(_ line: String) { print(line) }
 
@@ -51,6 +52,7 @@ BindTrace.scope("inbox screen") {
     messages[0].title.update(withValue: "Welcome to Bind (edited)")
     let cell = inbox.table.dequeueCell(for: 0).cell
     log("inbox: cell \(cell.number) shows \"\(cell.titleLabel.text)\" \(cell.detailLabel.text) — rows 0 and 3 both write to it")
+    inbox.close()
 }
 
 BindTrace.scope("inbox screen, fixed") {
@@ -60,6 +62,7 @@ BindTrace.scope("inbox screen, fixed") {
     let cell = inbox.table.dequeueCell(for: 0).cell
     log("inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings"
         + " after \(inbox.reloadCount.value ?? 0) reloads")
+    inbox.close()
 }
 
 log(BindTrace.isEnabled ? "done (trace recorded when BIND_TRACE is set)" : "done (build without tracing)")

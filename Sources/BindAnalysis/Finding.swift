@@ -26,14 +26,16 @@ public struct Finding: Hashable, Sendable {
         public var explanation: String {
             switch self {
             case .leakedSubscription:
-                "Bound inside a scope and still bound when the scope ended, while its Output lives on: "
-                    + "unsubscribe it, or add it to a SubscriptionContainer that is emptied with the scope."
+                "Bound by work that has ended, still bound, and nothing can unbind it any more (its Subscription "
+                    + "was dropped) while its Output lives on or keeps delivering to it: keep the Subscription, or "
+                    + "add it to a SubscriptionContainer that is emptied when its owner goes."
             case .leakedOutput:
-                "Created inside a scope and still alive after it ended: a retain cycle (a closure capturing "
-                    + "its owner), or a derived Output built on a long-lived Output that now keeps it forever."
+                "Created inside a scope and kept alive after it ended by what the scope bound: a retain cycle (a "
+                    + "closure capturing its owner), or a derived Output built on a longer-lived Output."
             case .duplicateBinding:
-                "The same Output is bound several times at once to the same target from the same line: "
-                    + "usually a reused cell that never unsubscribed."
+                "One target is bound from the same line to several Outputs at once (or to one Output twice), the "
+                    + "earlier binding never unbound: a reused cell that did not empty its container, a screen "
+                    + "that binds again on every appearance."
             case .danglingBinder:
                 "A Binder whose target is gone is still bound and still receives values: unsubscribe it "
                     + "when the target goes away."

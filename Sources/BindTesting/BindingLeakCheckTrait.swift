@@ -1,3 +1,4 @@
+import Bind
 import BindAnalysis
 import Testing
 
@@ -90,7 +91,8 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// Runs `body` under the same check as ``BindingLeakCheckTrait``, for part of a test.
 ///
 /// Issues are recorded exactly as the trait records them; one with no site is recorded at
-/// `sourceLocation`. Handy to check one step of a longer test, or to expect a known leak:
+/// `sourceLocation`. The body runs where it is called and may capture anything, `Sendable` or not
+/// (a test's view models). Handy to check one step of a longer test, or to expect a known leak:
 ///
 /// ```swift
 /// await withKnownIssue("TitleCell leaks until #123 is fixed") {
@@ -99,9 +101,10 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// ```
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () async throws -> Void
+    sourceLocation: SourceLocation = #_sourceLocation, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Void
 ) async throws {
     let trait = BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
-    let recording = try await AsyncCapture.capture("withBindingLeakCheck", body)
+    let recording = try await BindTrace.capture("withBindingLeakCheck", isolation: isolation) { try await body() }
     trait.report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: sourceLocation)
 }

@@ -29,7 +29,10 @@ enum LeakCheck {
     /// The message both front ends give when the build cannot record.
     static let untracedMessage =
         "Binding leak check checked nothing: this build has no `Tracing` trait, so no bindings were recorded. "
-        + "Run the tests with `swift test --traits Tracing` (or `make test-tracing`)."
+        + "In your package, declare a trait that enables Bind's: `traits: [.trait(name: \"BindTracing\")]` and, "
+        + "on the dependency, `.package(url: …, from: …, traits: [.trait(name: \"Tracing\", "
+        + "condition: .when(traits: [\"BindTracing\"]))])`; then run `swift test --traits BindTracing`. "
+        + "(In Bind's own package: `swift test --traits Tracing`.)"
 
     static var environmentRequiresTracing: Bool {
         guard let raw = getenv("BIND_LEAK_CHECK_REQUIRE_TRACING") else { return false }

@@ -44,21 +44,21 @@ struct LeakedOutputTests {
         #expect(finding.outputs.count == 3)
     }
 
-    @Test("a retain cycle keeps an Output alive after its scope")
+    @Test("a retain cycle keeps an Output alive after its scope: the closure that captures it is the line")
     func retainCycle() throws {
-        var creationLine: UInt = 0
+        var bindLine: UInt = 0
         var keep: Subscription?
 
         let recording = BindTrace.capture {
             BindTrace.scope("screen") {
-                creationLine = #line; let name = Output<String>(value: "Ada")
-                keep = name.bind { _ in _ = name }  // the closure captures its own Output
+                let name = Output<String>(value: "Ada")
+                bindLine = #line; keep = name.bind { _ in _ = name }  // the closure captures its own Output
             }
         }
         keep?.unsubscribe()
 
         let result = try analyze(recording)
-        #expect(kindsAndLines(result) == ["leaked-output@\(creationLine)"])
+        #expect(kindsAndLines(result) == ["leaked-output@\(bindLine)"])
     }
 
     @Test("an Output released with its scope is not a leak")

@@ -93,10 +93,12 @@ struct ReplayFindingTests {
     @Test("findings come sorted by site")
     func sortedBySite() {
         var trace = TraceBuilder()
+        trace.output(9, line: 90)
         trace.beginScope(1)
-        trace.output(3, line: 30, scope: 1)
-        trace.output(1, line: 10, scope: 1)
-        trace.output(2, line: 20, scope: 1)
+        for (id, line) in [(3, 30), (1, 10), (2, 20)] as [(UInt64, UInt)] {
+            trace.output(id, .map, line: line, scope: 1)
+            trace.edge(9, id, .map)
+        }
         trace.endScope(1)
         let lines = TraceAnalyzer.analyze(events: trace.events).findings.map { $0.site?.line }
         #expect(lines == [10, 20, 30])

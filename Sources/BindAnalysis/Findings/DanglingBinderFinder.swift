@@ -26,9 +26,9 @@ struct DanglingBinderFinder {
         var record = records[key] ?? Record()
         if record.firstSequence == 0 {
             record.firstSequence = sequence
-            record.outputName = node.outputNode?.displayName ?? "Output #\(node.output)"
+            record.outputName = node.outputNode?.narrated ?? Narrator.unknownOutput(node.output)
             record.output = node.output
-            record.targetType = node.target?.type ?? "target"
+            record.targetType = node.target.map { Narrator.name(of: $0) } ?? "target"
         }
         if node.danglingDeliveries == 1 && record.subscriptions.count < 100 { record.subscriptions.append(node.id) }
         record.deliveries &+= 1

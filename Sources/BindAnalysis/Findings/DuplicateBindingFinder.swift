@@ -1,9 +1,8 @@
 import BindTraceModel
 
-/// The Binder bindings of one Output to one target from one site.
+/// The Binder bindings of one target from one site, whatever Output they are bound to.
 final class BindingGroup {
     struct Key: Hashable {
-        let output: UInt64
         let target: BinderTarget
         let site: SourceSite
     }
@@ -34,8 +33,15 @@ final class BindingGroup {
     }
 }
 
-/// Finds `duplicate-binding`: one Output bound several times at once to the same Binder target from
-/// the same site (a reused cell that never unsubscribed).
+/// Finds `duplicate-binding`: a Binder target bound from the same site several times at once — to
+/// the same Output (a screen that binds again on every appearance) or to different ones (a reused
+/// cell that never unbound its previous row) — and closure binds of one site piling up in one
+/// `SubscriptionContainer` (see ``ContainerGroup``).
+///
+/// The newest binding of a target is the one meant to be there; the older ones are *superseded*
+/// but still bound. The finding is at the bind line whether or not anything is alive when the
+/// trace ends, with the evidence when the trace has it: an update of a superseded binding's
+/// Output after the newer binding was made, which reached the target.
 ///
 /// A target's identity is its address, which a new object may reuse after the old one is gone. A
 /// binding whose target is seen gone (a dangling delivery) leaves its group at once, and one seen
@@ -45,16 +51,24 @@ final class BindingGroup {
 struct DuplicateBindingFinder {
     private var groups: [BindingGroup.Key: BindingGroup] = [:]
     private var candidates: [BindingGroup] = []
+    /// Superseded bindings still bound, by Output, for the evidence.
+    private var superseded: [UInt64: [SubscriptionNode]] = [:]
+    var containers = ContainerBindingFinder()
 
     mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
         guard let target = node.target else { return }
-        let key = BindingGroup.Key(output: node.output, target: target, site: node.site)
+        let key = BindingGroup.Key(target: target, site: node.site)
         let group: BindingGroup
         if let existing = groups[key] {
             group = existing
         } else {
             group = BindingGroup(key: key)
             groups[key] = group
+        }
+        for older in group.members where older.supersededBy == nil {
+            older.supersededBy = node
+            older.outputNode?.supersededBindings += 1
+            superseded[older.output, default: []].append(older)
         }
         group.members.append(node)
         node.bindingGroup = group
@@ -73,45 +87,194 @@ struct DuplicateBindingFinder {
         group.members.removeAll { $0 === node }
         node.bindingGroup = nil
         if group.members.isEmpty { groups[group.key] = nil }
+        if node.supersededBy != nil {
+            node.outputNode?.supersededBindings -= 1
+            superseded[node.output]?.removeAll { $0 === node }
+            if superseded[node.output]?.isEmpty == true { superseded[node.output] = nil }
+        }
+    }
+
+    /// An update of `output`, which has superseded bindings still bound: they received it.
+    mutating func delivered(output: UInt64, sequence: UInt64) {
+        guard let nodes = superseded[output] else { return }
+        for node in nodes where node.supersededDelivery == 0 { node.supersededDelivery = sequence }
     }
 
     func findings() -> [Finding] {
         struct Site: Hashable {
             let site: SourceSite
             let targetType: String
-            let outputSite: SourceSite?
         }
-        var bySite: [Site: (count: Int, instances: Int, group: BindingGroup, sample: SubscriptionNode)] = [:]
+        var bySite: [Site: (peak: [SubscriptionNode], instances: Int, sequence: UInt64)] = [:]
         for group in candidates {
             let peak = group.confirmedPeak
             guard peak.count >= 2, peak.contains(where: \.inFocus) else { continue }
-            let first = peak[0]
-            let key = Site(site: group.key.site, targetType: group.key.target.type, outputSite: first.outputNode?.site)
+            let key = Site(site: group.key.site, targetType: group.key.target.type)
             if var existing = bySite[key] {
                 existing.instances += 1
-                if peak.count > existing.count {
-                    existing.count = peak.count
-                    existing.group = group
+                if peak.count > existing.peak.count || evidence(in: existing.peak) == nil && evidence(in: peak) != nil {
+                    existing.peak = peak
+                    existing.sequence = group.peakSequence
                 }
                 bySite[key] = existing
             } else {
-                bySite[key] = (peak.count, 1, group, first)
+                bySite[key] = (peak, 1, group.peakSequence)
             }
         }
         return bySite.map { key, value in
-            let outputName = value.sample.outputNode?.displayName ?? "Output #\(value.sample.output)"
-            var message =
-                "\(outputName) is bound \(value.count) times at once to the same \(key.targetType) from this line: "
-                + "a reused cell that never unsubscribed?"
-            if value.instances > 1 { message += " (\(value.instances) targets)" }
-            var related: [Finding.Related] = []
-            if let outputSite = key.outputSite {
-                related.append(Finding.Related(site: outputSite, note: "\(outputName) is created here"))
+            finding(site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
+                    sequence: value.sequence)
+        } + containers.findings()
+    }
+
+    /// The first superseded member that received an update after it was superseded.
+    private func evidence(in peak: [SubscriptionNode]) -> SubscriptionNode? {
+        peak.filter { $0.supersededDelivery != 0 }.min { $0.supersededDelivery < $1.supersededDelivery }
+    }
+
+    private func finding(
+        site: SourceSite, target: BinderTarget?, peak: [SubscriptionNode], instances: Int, sequence: UInt64
+    ) -> Finding {
+        let targetName = target.map { Narrator.name(of: $0) } ?? "target"
+        var outputs: [OutputNode] = []
+        for member in peak {
+            if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+        }
+        var names = outputs.map(\.narrated)
+        if Set(names).count < names.count {
+            // Outputs of one declaration (each row's 'title'): their values tell them apart, when recorded.
+            names = outputs.map { output in output.lastPreview.map { "\(output.narrated) = \($0)" } ?? output.narrated }
+        }
+        func named(_ node: SubscriptionNode) -> String {
+            outputs.firstIndex { $0 === node.outputNode }.map { names[$0] } ?? node.outputName
+        }
+        var message: String
+        if outputs.count <= 1 {
+            let name = peak[0].outputName
+            message =
+                "\(name) is bound \(peak.count) times at once to the same \(targetName) from this line: the earlier "
+                + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
+                + "unsubscribe the previous Subscription before binding again"
+        } else {
+            let list = names.prefix(3).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
+            message =
+                "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
+                + "the earlier bindings were superseded but never unbound"
+            if let witness = evidence(in: peak), let newer = witness.supersededBy {
+                message +=
+                    "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
+                    + "\(targetName) now showing \(named(newer))"
             }
-            let peak = value.group.confirmedPeak
+            message += "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
+                + "is configured again"
+        }
+        if instances > 1 { message += " (\(instances) targets)" }
+        var related: [Finding.Related] = []
+        for output in outputs.prefix(3) {
+            related.append(Finding.Related(site: output.site, note: "\(output.narrated) is created here"))
+        }
+        return Finding(
+            kind: .duplicateBinding, message: message, site: site, related: related,
+            outputs: outputs.map(\.id), subscriptions: peak.map(\.id), event: sequence)
+    }
+}
+
+/// The closure bindings of one site held by one `SubscriptionContainer`.
+final class ContainerGroup {
+    struct Key: Hashable {
+        let container: UInt64
+        let site: SourceSite
+    }
+
+    let key: Key
+    var members: [SubscriptionNode] = []
+    /// The number of container binds from this site when this container last got one.
+    var lastSiteCount = 0
+    /// The scope every member was bound in, while they share one (a loop): no scan needed then.
+    var sharedScope: ScopeNode?
+    var membersShareScope = true
+    init(key: Key) { self.key = key }
+}
+
+/// Closure binds have no visible target: their equivalent of a reused target is one
+/// `SubscriptionContainer` holding live subscriptions from one bind site, the earlier one(s) left
+/// from a previous use of the container: bound in a scope that has ended (each configuration of a
+/// cell in its scope), or before other containers got binds from the same site (a pool of cells
+/// configured in turn: A, B, C, then A again). Bindings made in one go into one container (a screen
+/// binding its rows in a loop) are not reported. Needs the recorder's containment events.
+struct ContainerBindingFinder {
+    private var groups: [ContainerGroup.Key: ContainerGroup] = [:]
+    /// Container binds so far, by site.
+    private var siteCounts: [SourceSite: Int] = [:]
+    /// Per site: the largest set of bindings seen piled up, and the number of containers.
+    private var reported: [SourceSite: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
+
+    mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) {
+        guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return }
+        node.container = container
+        let key = ContainerGroup.Key(container: container, site: node.site)
+        let group = groups[key] ?? ContainerGroup(key: key)
+        groups[key] = group
+        let count = siteCounts[node.site, default: 0]
+        // Another container got a bind from this site since this one's last: a pool used in turn.
+        let reusedInTurn = !group.members.isEmpty && group.lastSiteCount != count
+        siteCounts[node.site] = count + 1
+        group.lastSiteCount = count + 1
+        let stale: [SubscriptionNode]
+        if reusedInTurn {
+            stale = group.members
+        } else if node.scope == nil || group.membersShareScope && group.sharedScope === node.scope {
+            stale = []  // bound in one go (a loop), or no scope to tell uses apart
+        } else {
+            stale = group.members.filter { older in
+                older.scope != nil && older.scope !== node.scope && older.scope?.endedAt != nil
+            }
+        }
+        if group.members.isEmpty {
+            group.sharedScope = node.scope
+            group.membersShareScope = true
+        } else if group.sharedScope !== node.scope {
+            group.membersShareScope = false
+        }
+        group.members.append(node)
+        node.containerGroup = group
+        guard !stale.isEmpty else { return }
+        for older in stale where older.supersededBy == nil { older.supersededBy = node }
+        let members = stale + [node]
+        var entry = reported[node.site] ?? ([], [], sequence)
+        entry.containers.insert(container)
+        if members.count > entry.members.count {
+            entry.members = members
+            entry.sequence = sequence
+        }
+        reported[node.site] = entry
+    }
+
+    mutating func unbound(_ node: SubscriptionNode) {
+        guard let group = node.containerGroup else { return }
+        group.members.removeAll { $0 === node }
+        node.containerGroup = nil
+        if group.members.isEmpty { groups[group.key] = nil }
+    }
+
+    func findings() -> [Finding] {
+        reported.compactMap { site, entry in
+            guard entry.members.contains(where: \.inFocus) else { return nil }
+            var outputs: [OutputNode] = []
+            for member in entry.members {
+                if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+            }
+            let names = outputs.prefix(3).map(\.narrated).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
+            let what = outputs.count == 1 ? names : "different Outputs (\(names))"
+            var message =
+                "one SubscriptionContainer holds \(entry.members.count) closures bound from this line to \(what), "
+                + "the earlier ones bound in scopes that have ended and never unbound: empty the container before "
+                + "binding again (a reused cell's prepareForReuse, a screen's next appearance)"
+            if entry.containers.count > 1 { message += " (\(entry.containers.count) containers)" }
             return Finding(
-                kind: .duplicateBinding, message: message, site: key.site, related: related,
-                outputs: [value.sample.output], subscriptions: peak.map(\.id), event: value.group.peakSequence)
+                kind: .duplicateBinding, message: message, site: site,
+                related: outputs.prefix(3).map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") },
+                outputs: outputs.map(\.id), subscriptions: entry.members.map(\.id), event: entry.sequence)
         }
     }
 }

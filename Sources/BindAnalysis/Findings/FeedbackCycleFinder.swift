@@ -48,7 +48,7 @@ struct FeedbackCycleFinder {
             hops.append(
                 Hop(
                     output: frame.outputID,
-                    outputName: frame.output?.displayName ?? "Output #\(frame.outputID)",
+                    outputName: frame.output?.narrated ?? Narrator.unknownOutput(frame.outputID),
                     outputSite: frame.output?.site, subscription: subscriptionID,
                     subscriptionSite: subscription?.site, subscriptionIsInternal: subscription?.isInternal ?? false,
                     throughBind: frame.kind == .bind))

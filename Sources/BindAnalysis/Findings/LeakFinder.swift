@@ -1,25 +1,39 @@
 import BindTraceModel
 
-/// Finds `leaked-output` and `leaked-subscription` when the trace ends.
+/// Finds `leaked-output` and `leaked-subscription`: what the trace can prove leaked.
 ///
-/// The rule, chosen for precision: an Output created inside a scope leaked when the scope has
-/// ended *and the Output is still alive at the end of the trace*. One released later (after the
-/// closure returned, with its owner, on the next run loop turn) was not leaked, so the judgement
-/// waits for the end. Likewise a subscription bound inside a scope leaked when the scope has ended
-/// and it is still bound at the end of the trace.
+/// A scope (`BindTrace.scope`, a test's capture) is the work that made a binding. When it ends,
+/// its bindings may stay: a screen's bag is emptied when the screen goes, a reused cell's current
+/// binding lives until its next reuse. What is judged is what nothing can end any more, or what
+/// keeps running for nobody:
 ///
-/// What a user needs to see once:
-/// - an operator's own subscriptions are never reported: they exist to keep their derived Output
-///   alive, so the leaked-output finding of that Output covers them;
-/// - a derived Output all of whose sources leaked too dies with them: it is folded into the
-///   finding of a leaked source (a root); one with a source that outlives the scope is a root;
-/// - the current inner Output of a flatMap lives as long as the flatMap: judged with it;
-/// - subscriptions to a leaked Output are listed in that Output's finding;
-/// - a Binder subscription that received values after its target was gone is a dangling-binder;
+/// - **Abandoned subscriptions** (`leaked-subscription`): bound in a scope that ended, still bound,
+///   and nothing can unbind them — their `Subscription` handle was released, in no container still
+///   alive — while their Output lives on (to the end of the trace), or kept receiving values after
+///   the scope ended until their Output was released ("ended late", with how many and how long).
+///   Traces without handle records (older recorders) cannot show that: there, a closure bound in an
+///   ended scope and still bound at the end is reported; a Binder's current binding of its target
+///   is not (it is what a reused cell keeps until its next reuse).
+/// - **Leaked Outputs** (`leaked-output`): created in a scope that ended, still alive at the end,
+///   and the trace shows what keeps them: a derived Output built on a longer-lived Output (the
+///   source's subscription holds it), or a user's subscription bound to it from the scope and still
+///   held (a closure capturing its owner: a retain cycle). An Output bound from outside its scope
+///   after the scope ended is shared, long-lived by design (a lazily created singleton first used in
+///   the scope): not that scope's leak; the binding that ties the scope to it is judged instead.
+///   One finding per scope: every root it left alive, at the culprit bind when the scope's closure
+///   binds to them come from a single line.
+///
+/// Also, what a user needs to see once:
+/// - an operator's own subscriptions are never reported (the Output's finding covers them);
+/// - a derived Output all of whose sources leaked too is folded into a leaked source's finding;
+/// - the current inner Output of a flatMap lives as long as the flatMap, and does not keep it alive;
+/// - subscriptions to a leaked Output are listed in its finding;
+/// - a dangling Binder, or a binding reported as a duplicate, is not also a leak;
 /// - findings of the same kind at the same line are merged, with a count.
 ///
-/// With ``AnalysisOptions/atExit``, everything still alive or bound at the end is judged the
-/// same way ("at exit"), except what existed before the recording started.
+/// With ``AnalysisOptions/atExit``, what is still bound or alive at the end and belongs to no
+/// ended scope is judged by the same rules, as if the run were a scope ending at exit: only what a
+/// user can act on (an abandoned subscription, an Output kept alive by a binding).
 struct LeakFinder {
     let replay: Replay
 
@@ -28,23 +42,60 @@ struct LeakFinder {
         case exit
     }
 
-    func findings() -> [Finding] {
-        let atExit = replay.options.atExit
-        func reason(_ scope: ScopeNode?, preexisting: Bool) -> Reason? {
-            if let ended = scope?.endedScope { return .scope(ended) }
-            return atExit && !preexisting ? .exit : nil
-        }
+    private func reason(_ scope: ScopeNode?, preexisting: Bool) -> Reason? {
+        if let ended = scope?.endedScope { return .scope(ended) }
+        return replay.options.atExit && !preexisting ? .exit : nil
+    }
 
-        // Leaked Outputs, except flatMap inners (judged with their flatMap).
+    /// A subscription nothing can end any more. Without handle records: a closure still bound (a
+    /// Binder's current binding of its target is what a reused cell keeps until its next reuse).
+    private func isAbandoned(_ subscription: SubscriptionNode) -> Bool {
+        replay.recordsHandles ? subscription.handleReleasedAt != nil : subscription.target == nil
+    }
+
+    /// Already reported as something else: a dangling Binder or a superseded (duplicate) binding.
+    private func isReportedElsewhere(_ subscription: SubscriptionNode) -> Bool {
+        subscription.danglingDeliveries > 0 || subscription.bindingGroup?.isReported == true
+            || subscription.supersededBy != nil && replay.options.kinds.contains(.duplicateBinding)
+    }
+
+    /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
+    /// target weakly), bound by the scope that left `root`, still held (its handle not released).
+    private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
+        guard subscription.target == nil, !isReportedElsewhere(subscription),
+            !(replay.recordsHandles && subscription.handleReleasedAt != nil)
+        else { return false }
+        switch reason {
+        case .scope(let scope):
+            // With handle records, a binding from a nested scope that is still held counts too (an
+            // abandoned one never does); without them, only the scope's own bindings can be trusted.
+            // (or an enclosing one: the same screen's work).
+            guard replay.recordsHandles else { return subscription.scope?.endedScope === scope }
+            return scope.contains(subscription.scope) || subscription.scope?.contains(scope) == true
+        case .exit: return subscription.scope?.endedScope == nil
+        }
+    }
+
+    func findings() -> [Finding] {
+        // Leaked Outputs, except flatMap inners (judged with their flatMap) and shared ones.
         var leaked: [UInt64: (node: OutputNode, reason: Reason)] = [:]
-        for node in replay.outputTable.values where node.inFocus {
+        for node in replay.outputTable.values where node.inFocus && !node.usedOutsideScope {
             guard let why = reason(node.scope, preexisting: node.isPreexisting) else { continue }
             leaked[node.id] = (node, why)
         }
 
-        // Roots: leaked Outputs that are not kept alive only by other leaked Outputs.
         func liveSources(_ node: OutputNode) -> [UInt64] {
-            node.incoming.filter { $0.role != .pastInner }.map(\.source)
+            node.incoming.filter { $0.role == .operator }.map(\.source)
+        }
+        /// Leaked with `node`: left by the same scope (or both at exit). A source left by an outer
+        /// scope outlived the derived Output's own scope: it is what keeps it.
+        func leakedTogether(_ source: UInt64, _ node: OutputNode) -> Bool {
+            guard let sourceEntry = leaked[source], let entry = leaked[node.id] else { return false }
+            switch (sourceEntry.reason, entry.reason) {
+            case (.scope(let a), .scope(let b)): return a === b
+            case (.exit, .exit): return true
+            default: return false
+            }
         }
         func root(of id: UInt64) -> UInt64 {
             var current = id
@@ -55,7 +106,7 @@ struct LeakFinder {
                     continue
                 }
                 let sources = liveSources(node)
-                guard !sources.isEmpty, sources.allSatisfy({ leaked[$0] != nil }),
+                guard !sources.isEmpty, sources.allSatisfy({ leakedTogether($0, node) }),
                     let next = sources.sorted().first(where: { visited.insert($0).inserted })
                 else { return current }
                 current = next
@@ -70,108 +121,222 @@ struct LeakFinder {
             }
             members[root(of: id), default: []].append(entry.node)
         }
-
-        var subscriptionsByRoot: [UInt64: [SubscriptionNode]] = [:]
         var rootOfOutput: [UInt64: UInt64] = [:]
         for (rootID, nodes) in members { for node in nodes { rootOfOutput[node.id] = rootID } }
-        var leakedSubscriptions: [SubscriptionNode] = []
-        for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
+
+        // What keeps each group alive: user subscriptions bound to it and still held.
+        var subscriptionsByRoot: [UInt64: [SubscriptionNode]] = [:]
+        for subscription in replay.subscriptionTable.values where !subscription.isInternal {
             if let rootID = rootOfOutput[subscription.output] {
                 subscriptionsByRoot[rootID, default: []].append(subscription)
-                continue
             }
-            // A dangling Binder, or one of a duplicate binding, is reported as such.
-            guard subscription.danglingDeliveries == 0, subscription.bindingGroup?.isReported != true,
-                reason(subscription.scope, preexisting: subscription.isPreexisting) != nil
-            else { continue }
-            leakedSubscriptions.append(subscription)
+        }
+        var reportedRoots: [UInt64: [SubscriptionNode]] = [:]
+        for rootID in members.keys {
+            guard let root = leaked[rootID]?.node else { continue }
+            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: leaked[rootID]!.reason) }
+            let hasLongLivedSource = liveSources(root).contains {
+                !leakedTogether($0, root) && replay.output(id: $0) != nil
+            }
+            guard hasLongLivedSource || !keepers.isEmpty else { continue }
+            reportedRoots[rootID] = subscriptionsByRoot[rootID] ?? []
         }
 
         var findings: [Finding] = []
         if replay.options.kinds.contains(.leakedOutput) {
-            findings += mergedBySite(
-                members.compactMap { rootID, nodes in
-                    guard let root = leaked[rootID] else { return nil }
-                    return outputFinding(
-                        root: root.node, reason: root.reason,
-                        others: nodes.filter { $0 !== root.node }.sorted { $0.id < $1.id },
-                        subscriptions: (subscriptionsByRoot[rootID] ?? []).sorted { $0.id < $1.id })
-                })
+            findings += outputFindings(
+                leaked: leaked, members: members, reported: reportedRoots, together: leakedTogether)
         }
         if replay.options.kinds.contains(.leakedSubscription) {
-            findings += mergedBySite(
-                leakedSubscriptions.sorted { $0.id < $1.id }.map { subscription in
-                    subscriptionFinding(
-                        subscription, reason: reason(subscription.scope, preexisting: subscription.isPreexisting)!)
-                })
+            var leakedSubscriptions: [Finding] = []
+            for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
+                if let rootID = rootOfOutput[subscription.output], reportedRoots[rootID] != nil { continue }
+                guard !isReportedElsewhere(subscription), isAbandoned(subscription),
+                    let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
+                else { continue }
+                leakedSubscriptions.append(subscriptionFinding(subscription, reason: why))
+            }
+            for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
+                leakedSubscriptions.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
+            }
+            findings += mergedBySite(leakedSubscriptions)
         }
         return findings
     }
 
-    private func outputFinding(
-        root: OutputNode, reason: Reason, others: [OutputNode], subscriptions: [SubscriptionNode]
-    ) -> Finding {
-        var message: String
-        var related: [Finding.Related] = []
-        let when: String
-        switch reason {
-        case .scope(let scope):
-            when = "created in scope '\(scope.name)' and still alive after it ended"
-        case .exit:
-            when = "still alive at exit"
-        }
-        let longLived = root.incoming.filter { $0.role != .pastInner }.compactMap { replay.output(id: $0.source) }
-        if longLived.isEmpty {
-            message = "\(root.displayName) is \(when)"
-            if !subscriptions.isEmpty, case .scope = reason {
-                message += ": something keeps it alive, often a closure bound to it that captures it or its owner"
+    // MARK: - Outputs
+
+    private func outputFindings(
+        leaked: [UInt64: (node: OutputNode, reason: Reason)], members: [UInt64: [OutputNode]],
+        reported: [UInt64: [SubscriptionNode]], together: (UInt64, OutputNode) -> Bool
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        // Retain cycles (no long-lived source) of one scope are one bug: one finding.
+        var cyclesByScope: [ObjectIdentifier: [UInt64]] = [:]
+        for rootID in reported.keys.sorted() {
+            guard let root = leaked[rootID] else { continue }
+            let sources = root.node.incoming.filter { $0.role == .operator }.compactMap { replay.output(id: $0.source) }
+                .filter { !together($0.id, root.node) }
+            if sources.isEmpty {
+                if case .scope(let scope) = root.reason {
+                    cyclesByScope[ObjectIdentifier(scope), default: []].append(rootID)
+                } else {
+                    findings.append(cycleFinding(roots: [root.node], reason: .exit, members: members, reported: reported))
+                }
+                continue
             }
-        } else {
-            let names = longLived.map(\.displayName).joined(separator: ", ")
-            // An unlabelled derived Output's name already says its kind ("map #37 (String)").
-            let name = root.label == nil ? root.displayName : "\(root.kind) \(root.displayName)"
-            message = "\(name) is \(when): \(names) outlives it and keeps it alive"
-            for source in longLived {
-                related.append(Finding.Related(site: source.site, note: "\(source.displayName) is created here and keeps it alive"))
-            }
+            findings.append(
+                derivedFinding(
+                    root: root.node, reason: root.reason, sources: sources,
+                    others: (members[rootID] ?? []).filter { $0 !== root.node }.sorted { $0.id < $1.id },
+                    subscriptions: reported[rootID]!.sorted { $0.id < $1.id }))
         }
-        for other in others {
-            related.append(Finding.Related(site: other.site, note: "\(other.displayName) is also alive, derived from it"))
+        for rootIDs in cyclesByScope.values {
+            let roots = rootIDs.compactMap { leaked[$0]?.node }
+            guard let first = rootIDs.first.flatMap({ leaked[$0] }) else { continue }
+            findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
         }
-        for subscription in subscriptions {
-            related.append(
-                Finding.Related(site: subscription.site, note: "still bound to \(subscription.outputNode?.displayName ?? "it") here"))
-        }
-        if case .scope(let scope) = reason, let site = scope.site {
-            related.append(Finding.Related(site: site, note: "scope '\(scope.name)' begins here"))
-        }
-        let event: UInt64 = if case .scope(let scope) = reason { scope.endedAt ?? 0 } else { replay.lastSequence }
-        return Finding(
-            kind: .leakedOutput, message: message, site: root.site, related: related,
-            outputs: [root.id] + others.map(\.id), subscriptions: subscriptions.map(\.id), event: event)
+        return mergedBySite(findings)
     }
 
+    private func when(_ reason: Reason) -> String {
+        switch reason {
+        case .scope(let scope): "created in scope '\(scope.name)' and still alive after it ended"
+        case .exit: "still alive at exit"
+        }
+    }
+
+    private func scopeNote(_ reason: Reason) -> [Finding.Related] {
+        guard case .scope(let scope) = reason, let site = scope.site else { return [] }
+        return [Finding.Related(site: site, note: "scope '\(scope.name)' begins here")]
+    }
+
+    private func event(_ reason: Reason) -> UInt64 {
+        if case .scope(let scope) = reason { return scope.endedAt ?? 0 }
+        return replay.lastSequence
+    }
+
+    /// A derived Output kept alive by a longer-lived source: the operator call is the line.
+    private func derivedFinding(
+        root: OutputNode, reason: Reason, sources: [OutputNode], others: [OutputNode], subscriptions: [SubscriptionNode]
+    ) -> Finding {
+        let names = sources.map(\.narrated).joined(separator: ", ")
+        let message =
+            "\(root.narrated) is \(when(reason)): \(names) outlives it and keeps it alive "
+            + "(derive it once, where \(sources.count == 1 ? "its source is" : "its sources are") owned, "
+            + "or bind to the source directly)"
+        var related = sources.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive") }
+        related += others.map { Finding.Related(site: $0.site, note: "\($0.narrated) is also alive, derived from it") }
+        related += subscriptions.map { Finding.Related(site: $0.site, note: "still bound to \($0.outputName) here") }
+        related += scopeNote(reason)
+        return Finding(
+            kind: .leakedOutput, message: message, site: root.site, related: related,
+            outputs: [root.id] + others.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+    }
+
+    /// Outputs of one scope kept alive by closures bound to them (a retain cycle): one finding, at
+    /// the bind when the closures keeping them come from one line.
+    private func cycleFinding(
+        roots: [OutputNode], reason: Reason, members: [UInt64: [OutputNode]], reported: [UInt64: [SubscriptionNode]]
+    ) -> Finding {
+        var outputs: [OutputNode] = []
+        var subscriptions: [SubscriptionNode] = []
+        for root in roots {
+            outputs.append(root)
+            outputs += (members[root.id] ?? []).filter { $0 !== root }.sorted { $0.id < $1.id }
+            subscriptions += reported[root.id] ?? []
+        }
+        subscriptions.sort { $0.boundAt < $1.boundAt }
+        // Binders hold their target weakly: only a closure can capture the owner.
+        let closures = subscriptions.filter { subscription in
+            roots.contains { isKeeper(subscription, of: $0, reason: reason) }
+        }
+        let closureSites = Set(closures.map(\.site))
+        let isExit = if case .exit = reason { true } else { false }
+        let culprit = closureSites.count == 1 && !isExit ? closures.first : nil
+        let names = outputs.prefix(4).map(\.narrated).joined(separator: ", ") + (outputs.count > 4 ? ", …" : "")
+        var message: String
+        if outputs.count == 1 {
+            message = "\(outputs[0].narrated) is \(when(reason))"
+        } else {
+            message = "\(outputs.count) Outputs are \(when(reason)): \(names)"
+        }
+        var related: [Finding.Related] = []
+        if let culprit {
+            let them = outputs.count == 1 ? "it" : "them"
+            message +=
+                ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
+                + (outputs.count == 1 ? "it or its owner" : "their owner")
+                + " strongly (use [weak self], or unbind it when the owner goes away)"
+            related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+        } else if !closures.isEmpty && !isExit {
+            message +=
+                ": a closure bound to them keeps their owner alive (a retain cycle); look for one that captures its "
+                + "owner strongly"
+            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+        } else {
+            message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
+            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+        }
+        for subscription in subscriptions where subscription !== culprit {
+            let note = subscription.target == nil && culprit == nil && !isExit ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)" : "still bound to \(subscription.outputName) here"
+            related.append(Finding.Related(site: subscription.site, note: note))
+        }
+        related += scopeNote(reason)
+        return Finding(
+            kind: .leakedOutput, message: message, site: culprit?.site ?? outputs[0].site, related: related,
+            outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+    }
+
+    // MARK: - Subscriptions
+
     private func subscriptionFinding(_ subscription: SubscriptionNode, reason: Reason) -> Finding {
-        let outputName = subscription.outputNode?.displayName ?? "Output #\(subscription.output)"
-        let what = subscription.target.map { "Binder to \($0.type)" } ?? "closure"
+        let outputName = subscription.outputName
+        let what = Narrator.what(target: subscription.target)
         var related: [Finding.Related] = []
         if let output = subscription.outputNode {
             related.append(Finding.Related(site: output.site, note: "\(outputName) is created here and lives on"))
         }
-        let message: String
-        let event: UInt64
+        var message: String
         switch reason {
         case .scope(let scope):
             message = "\(what) bound to \(outputName) in scope '\(scope.name)' is still bound after the scope ended"
-            if let site = scope.site { related.append(Finding.Related(site: site, note: "scope '\(scope.name)' begins here")) }
-            event = scope.endedAt ?? 0
+            related += scopeNote(reason)
         case .exit:
             message = "\(what) bound to \(outputName) is still bound at exit"
-            event = replay.lastSequence
+        }
+        if replay.recordsHandles {
+            message += ", and nothing can unbind it: its Subscription was released"
+        }
+        if let mark = subscription.updatesAtAbandon, let output = subscription.outputNode, output.updateCount > mark {
+            message += "; it received \(Narrator.count(output.updateCount - mark, "update")) since"
+        }
+        message += ": keep the Subscription (or add it to a SubscriptionContainer emptied with its owner)"
+        return Finding(
+            kind: .leakedSubscription, message: message, site: subscription.site, related: related,
+            outputs: [subscription.output], subscriptions: [subscription.id], event: event(reason))
+    }
+
+    private func lateFinding(_ subscription: SubscriptionNode, deliveries: UInt64, duration: UInt64) -> Finding {
+        let scope = subscription.scope?.endedScope
+        let outputName = subscription.outputName
+        let what = Narrator.what(target: subscription.target)
+        var message = "\(what) bound to \(outputName)"
+        if let scope { message += " in scope '\(scope.name)'" }
+        message +=
+            " outlived its scope by \(Narrator.duration(nanoseconds: duration)) and "
+            + "\(Narrator.count(deliveries, "update")) (nothing could unbind it: its Subscription was released), "
+            + "until \(outputName) was released: keep the Subscription and unbind it when its owner goes away"
+        var related: [Finding.Related] = []
+        if let output = subscription.outputNode {
+            related.append(Finding.Related(site: output.site, note: "\(outputName) is created here"))
+        }
+        if let scope, let site = scope.site {
+            related.append(Finding.Related(site: site, note: "scope '\(scope.name)' begins here"))
         }
         return Finding(
             kind: .leakedSubscription, message: message, site: subscription.site, related: related,
-            outputs: [subscription.output], subscriptions: [subscription.id], event: event)
+            outputs: [subscription.output], subscriptions: [subscription.id], event: subscription.unboundAt ?? 0)
     }
 
     /// One finding per site and kind: the first, with the count of the others.

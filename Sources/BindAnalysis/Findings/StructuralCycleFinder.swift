@@ -39,13 +39,13 @@ struct StructuralCycleFinder {
         let sites = nodes.map(\.site)
         guard seen.insert(sites.sorted()).inserted else { return }
         let derivedNode = replay.output(id: edge.derived)
-        let names = nodes.map(\.displayName)
+        let names = nodes.map(\.narrated)
         findings.append(
             Finding(
                 kind: .structuralCycle,
                 message: "derived Outputs depend on each other in a circle: \((names + names.prefix(1)).joined(separator: " → "))",
                 site: derivedNode?.site,
-                related: nodes.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.displayName) is created here") },
+                related: nodes.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") },
                 outputs: path, event: sequence))
     }
 }

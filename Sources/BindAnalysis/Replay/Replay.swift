@@ -59,6 +59,12 @@ public final class Replay {
     var duplicateBindings = DuplicateBindingFinder()
     var danglingBinders = DanglingBinderFinder()
     var structuralCycles = StructuralCycleFinder()
+    /// Abandoned subscriptions that kept receiving values after their scope ended, until their
+    /// Output was released (``LeakFinder`` reports them with those still bound at the end).
+    var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
+    /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
+    /// Set on the first such event; a trace that records them but has none may set it up front.
+    package var recordsHandles = false
     private var finished: [Finding]?
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
@@ -103,7 +109,7 @@ public final class Replay {
             applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
         case .scopeEnded(let id):
             lastDepth = 0
-            if let scope = scopeTable.removeValue(forKey: id) { scope.endedAt = event.sequence }
+            if let scope = scopeTable.removeValue(forKey: id) { scopeEnded(scope, event: event) }
         case .mark:
             lastDepth = 0
         case .labeled(let output, let label):
@@ -122,9 +128,22 @@ public final class Replay {
         }
         if kinds.contains(.duplicateBinding) { findings += duplicateBindings.findings() }
         if kinds.contains(.danglingBinder) { findings += danglingBinders.findings() }
-        if kinds.contains(.feedbackCycle) { findings += feedbackCycles.findings() }
-        if kinds.contains(.structuralCycle) { findings += structuralCycles.findings }
+        let structural = kinds.contains(.structuralCycle) ? structuralCycles.findings : []
+        findings += structural
+        if kinds.contains(.feedbackCycle) {
+            // One bug, one finding: a loop that runs around a structural circle (a flatMap returning
+            // an Output downstream of itself) is that circle's finding, not also a feedback cycle.
+            let circles = structural.map { Set($0.outputs) }
+            findings += feedbackCycles.findings().filter { loop in
+                !circles.contains { circle in loop.outputs.allSatisfy { circle.contains($0) } }
+            }
+        }
         findings = findings.filter { kinds.contains($0.kind) }
+        for index in findings.indices {
+            // Several Outputs of one declaration (each row's title) would repeat the same note.
+            var seen: Set<Finding.Related> = []
+            findings[index].related.removeAll { !seen.insert($0).inserted }
+        }
         findings.sort(by: Finding.siteOrder)
         finished = findings
         return findings
@@ -185,11 +204,13 @@ public final class Replay {
         // Hot path: the node is used through an unretained reference (the table holds it).
         let reference = outputTable.reference(output)
         if let reference {
-            let hasOpenUpdate = reference._withUnsafeGuaranteedRef { node in
+            let (hasOpenUpdate, hasSuperseded) = reference._withUnsafeGuaranteedRef { node in
                 node.updateCount &+= 1
+                node.lastUpdateTime = event.time
                 if let preview { node.lastPreview = preview }
-                return node.openFrames > 0
+                return (node.openFrames > 0, node.supersededBindings > 0)
             }
+            if hasSuperseded { duplicateBindings.delivered(output: output, sequence: event.sequence) }
             // Feedback: this Output's own update is still open on this thread.
             if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
                 feedbackCycles.check(
@@ -236,6 +257,14 @@ public final class Replay {
             inFocus: isInFocus(scope))
         subscriptionTable[binding.subscription] = node
         outputNode?.boundCount += 1
+        if !binding.isInternal { scope?.add(node) }
+        // Bound after the scope it was created in ended, by other work (not that scope, nor a scope
+        // enclosing it — the same screen's work): shared, long-lived by design.
+        if let outputNode, !outputNode.usedOutsideScope, let ended = outputNode.scope?.endedScope,
+            !ended.contains(scope), scope?.contains(ended) != true
+        {
+            outputNode.usedOutsideScope = true
+        }
         if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
     }
 
@@ -248,9 +277,40 @@ public final class Replay {
             return
         }
         endedSubscriptions.insert(subscription)
+        ended(node, reason: reason, event: event)
+    }
+
+    /// Bookkeeping of a subscription that ends: unbound, or dropped with its released Output.
+    private func ended(_ node: SubscriptionNode, reason: UnbindReason, event: TraceEvent) {
         node.unboundAt = event.sequence
         node.outputNode?.boundCount -= 1
+        if !node.isInternal { node.scope?.boundSubscriptions -= 1 }
         if node.bindingGroup != nil { duplicateBindings.unbound(node) }
+        if node.containerGroup != nil { duplicateBindings.containers.unbound(node) }
+        // A leak that ended late: abandoned, it kept receiving values after its scope ended until
+        // its Output went away.
+        if reason == .outputReleased, recordsHandles, node.handleReleasedAt != nil, node.inFocus,
+            let mark = node.updatesAtAbandon, let output = node.outputNode, output.updateCount > mark
+        {
+            let duration = output.lastUpdateTime > node.timeAtAbandon ? output.lastUpdateTime - node.timeAtAbandon : 0
+            lateLeaks.append((node, output.updateCount - mark, duration))
+        }
+    }
+
+    private func scopeEnded(_ scope: ScopeNode, event: TraceEvent) {
+        scope.endedAt = event.sequence
+        scope.endTime = event.time
+        for node in scope.subscriptions where node.unboundAt == nil {
+            // Without handle records, the scope's end is the only mark; with them, the handle's release too.
+            if !recordsHandles || node.handleReleasedAt != nil { markAbandoned(node, time: event.time) }
+        }
+        scope.subscriptions = []
+    }
+
+    /// Notes the moment `node` became a leak candidate: later deliveries are counted from here.
+    func markAbandoned(_ node: SubscriptionNode, time: UInt64) {
+        node.updatesAtAbandon = node.outputNode?.updateCount ?? 0
+        node.timeAtAbandon = time
     }
 
     private func applyCreated(_ creation: TraceEvent.OutputCreation, event: TraceEvent) {
@@ -287,7 +347,7 @@ public final class Replay {
             for (id, subscription) in subscriptionTable.entries where subscription.output == output {
                 subscriptionTable[id] = nil
                 endedSubscriptions.insert(id)
-                if subscription.bindingGroup != nil { duplicateBindings.unbound(subscription) }
+                ended(subscription, reason: .outputReleased, event: event)
             }
             node.boundCount = 0
         }

@@ -15,6 +15,14 @@ final class OutputNode {
     let inFocus: Bool
     @exclusivity(unchecked) var updateCount: UInt64 = 0
     @exclusivity(unchecked) var lastPreview: String?
+    /// The time of its latest update or fire (0: none).
+    @exclusivity(unchecked) var lastUpdateTime: UInt64 = 0
+    /// Bindings to it that a newer binding of their target superseded and that are still bound:
+    /// a cheap test on the update path before looking for the evidence of a reused target.
+    @exclusivity(unchecked) var supersededBindings = 0
+    /// A user subscription bound from outside its scope, after its scope ended: it is shared,
+    /// long-lived by design, not that scope's leak.
+    var usedOutsideScope = false
     var releasedAt: UInt64?
     /// Subscriptions bound to it now.
     @exclusivity(unchecked) var boundCount = 0
@@ -75,6 +83,19 @@ final class SubscriptionNode {
     /// The group of Binder bindings it counts in, for duplicate detection.
     /// Weak: the group holds its members, and the finder holds the groups.
     weak var bindingGroup: BindingGroup?
+    /// The newer binding of the same target from the same site that superseded it, while both were bound.
+    var supersededBy: SubscriptionNode?
+    /// The first update of its Output that reached it after it was superseded (0: none yet).
+    var supersededDelivery: UInt64 = 0
+    /// The `SubscriptionContainer` holding it (0: none recorded).
+    var container: UInt64 = 0
+    weak var containerGroup: ContainerGroup?
+    /// When its `Subscription` handle was released while it was still bound: nothing can unbind it now.
+    var handleReleasedAt: UInt64?
+    /// Its Output's update count and the time when it became a leak candidate: its scope ended
+    /// (and, when the trace records handles, its handle was released).
+    var updatesAtAbandon: UInt64?
+    var timeAtAbandon: UInt64 = 0
 
     init(
         _ binding: TraceEvent.Binding, outputNode: OutputNode?, scope: ScopeNode?, boundAt: UInt64,
@@ -108,7 +129,12 @@ final class ScopeNode {
     let site: SourceSite?
     let beganAt: UInt64
     var endedAt: UInt64?
+    /// The time the scope ended (0 while open).
+    var endTime: UInt64 = 0
     let inFocus: Bool
+    /// User subscriptions bound directly in this scope (some may be unbound since; compacted).
+    var subscriptions: [SubscriptionNode] = []
+    var boundSubscriptions = 0
 
     init(id: UInt64, parent: ScopeNode?, name: String, site: SourceSite?, beganAt: UInt64, inFocus: Bool) {
         self.id = id
@@ -117,6 +143,25 @@ final class ScopeNode {
         self.site = site
         self.beganAt = beganAt
         self.inFocus = inFocus
+    }
+
+    /// Whether `other` is this scope or nested in it.
+    func contains(_ other: ScopeNode?) -> Bool {
+        var scope = other
+        while let current = scope {
+            if current === self { return true }
+            scope = current.parent
+        }
+        return false
+    }
+
+    /// Notes a user subscription bound in this scope.
+    func add(_ subscription: SubscriptionNode) {
+        boundSubscriptions += 1
+        if subscriptions.count >= 32 && subscriptions.count > 2 * boundSubscriptions {
+            subscriptions.removeAll { $0.unboundAt != nil }
+        }
+        subscriptions.append(subscription)
     }
 
     /// The innermost ended scope among this one and its ancestors.

@@ -1,0 +1,88 @@
+import Bind
+import BindTraceModel
+
+/// Names Outputs, subscriptions and Binder targets the way the user wrote them, for every message.
+///
+/// An Output is called by its label when it has one, else by its kind, value type and creation
+/// site — never by its trace id, which means nothing in the source:
+///
+/// ```swift
+/// Narrator.name(of: state)              // 'title' (String)
+/// Narrator.name(of: unlabelledMapState) // map → String at Feed.swift:12
+/// Narrator.name(of: subscription)       // Binder to Label bound at Cell.swift:30
+/// ```
+///
+/// `bind-trace`'s story, the reports and the findings all use it, so one Output reads the same
+/// everywhere.
+public enum Narrator {
+    /// An Output's name: `'title' (String)`, else `map → String at Feed.swift:12`.
+    public static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
+        if let label { return "'\(label)' (\(valueType))" }
+        return "\(kindName(kind)) → \(valueType) at \(place(site))"
+    }
+
+    /// The name of an Output as the replay sees it.
+    public static func name(of output: OutputState) -> String {
+        name(kind: output.kind, valueType: output.valueType, site: output.site, label: output.label)
+    }
+
+    /// The name of an Output the trace never created (only its id is known).
+    public static func unknownOutput(_ id: UInt64) -> String { "an Output the trace never created (#\(id))" }
+
+    /// A subscription: `Binder to Label bound at Cell.swift:30`, `closure bound at Screen.swift:12`,
+    /// `map's own subscription at Feed.swift:12` for an operator's.
+    public static func name(of subscription: SubscriptionState) -> String {
+        if subscription.isInternal { return "operator's own subscription at \(place(subscription.site))" }
+        return "\(what(target: subscription.target)) bound at \(place(subscription.site))"
+    }
+
+    /// What was bound: `Binder to Label`, or `closure` for a closure bind.
+    public static func what(target: BinderTarget?) -> String {
+        target.map { "Binder to \(name(of: $0))" } ?? "closure"
+    }
+
+    /// A Binder target: its type name, without the module.
+    public static func name(of target: BinderTarget) -> String {
+        guard let dot = target.type.lastIndex(of: "."), !target.type.contains("<") else { return target.type }
+        return String(target.type[target.type.index(after: dot)...])
+    }
+
+    /// `Feed.swift:12`: the file name and line (the module is in the finding's own site).
+    public static func place(_ site: SourceSite) -> String {
+        let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
+        return "\(file):\(site.line)"
+    }
+
+    /// How long a duration of `nanoseconds` reads: `850 ms`, `3.2 s`, `4 min`.
+    public static func duration(nanoseconds: UInt64) -> String {
+        let milliseconds = Double(nanoseconds) / 1_000_000
+        if milliseconds < 1 { return "less than 1 ms" }
+        if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
+        let seconds = milliseconds / 1000
+        if seconds < 120 { return "\((seconds * 10).rounded() / 10) s" }
+        return "\(Int((seconds / 60).rounded())) min"
+    }
+
+    /// `1 update`, `3 updates`.
+    public static func count(_ number: UInt64, _ singular: String, _ plural: String? = nil) -> String {
+        number == 1 ? "1 \(singular)" : "\(number) \(plural ?? singular + "s")"
+    }
+
+    static func kindName(_ kind: OutputKind) -> String {
+        switch kind {
+        case .output: "Output"
+        case .relay: "Relay"
+        default: kind.description
+        }
+    }
+}
+
+extension OutputNode {
+    /// The node's name in messages (``Narrator``).
+    var narrated: String { Narrator.name(kind: kind, valueType: valueType, site: site, label: label) }
+}
+
+extension SubscriptionNode {
+    /// The name of the Output this subscription is bound to.
+    var outputName: String { outputNode?.narrated ?? Narrator.unknownOutput(output) }
+}

@@ -1,0 +1,36 @@
+import BindTraceModel
+
+// The one place that depends on the recorder's handle events (trace format: `subscriptionContained`
+// and `handleReleased`). `Replay.apply(_:)` maps them here:
+//
+//     case .subscriptionContained(let subscription, let container):
+//         lastDepth = 0
+//         applyContained(subscription: subscription, container: container, sequence: event.sequence)
+//     case .handleReleased(let subscription):
+//         lastDepth = 0
+//         applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
+//
+// They tell what can still unbind a binding: its `Subscription` handle, or a `SubscriptionContainer`.
+
+extension Replay {
+    /// A `Subscription` was added to a `SubscriptionContainer` (`container`: the container's trace id).
+    package func applyContained(subscription: UInt64, container: UInt64, sequence: UInt64) {
+        recordsHandles = true
+        // Already unbound (or never seen): nothing to hold.
+        guard let node = self.subscription(id: subscription) else { return }
+        if options.kinds.contains(.duplicateBinding) {
+            duplicateBindings.containers.contained(node, container: container, sequence: sequence)
+        } else {
+            node.container = container
+        }
+    }
+
+    /// A `Subscription` handle was deallocated. While its binding is still bound, nothing can ever
+    /// unbind it: it lives as long as its Output.
+    package func applyHandleReleased(subscription: UInt64, sequence: UInt64, time: UInt64) {
+        recordsHandles = true
+        guard let node = self.subscription(id: subscription), node.handleReleasedAt == nil else { return }
+        node.handleReleasedAt = sequence
+        if node.scope?.endedScope != nil { markAbandoned(node, time: time) }
+    }
+}

@@ -1,0 +1,70 @@
+import Bind
+import Foundation
+
+/// One app-shaped program of the corpus: several screens, run once with its planted bugs and once
+/// as its clean twin.
+///
+/// The lines a finding is expected at carry a marker comment, `// expect: <kind>`, in the
+/// program's own source file: the test reads them back, so the expectations sit on the lines they
+/// are about and cannot drift when a file is edited.
+protocol CorpusProgram: Sendable {
+    /// `#filePath` of the program's source file.
+    static var sourcePath: String { get }
+    /// Runs the program; `buggy` plants the bugs the markers name, `false` runs the clean twin.
+    static func run(buggy: Bool)
+}
+
+enum CorpusPrograms {
+    /// Every program of the corpus.
+    static let all: [any CorpusProgram.Type] = [
+        FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
+        TabsApp.self,
+    ]
+}
+
+// Headless stand-ins for UIKit views: plain classes with properties a screen binds to.
+
+final class Label: BindableCompatible {
+    var text = ""
+}
+
+final class Toggle: BindableCompatible {
+    var isOn = false
+}
+
+/// A text field: `text` is what the user typed, and what is shown.
+final class TextField {
+    let text: Output<String>
+    init(name: String) { text = Output<String>(value: "").labeled("\(name) field") }
+    func type(_ value: String) { text.update(withValue: value) }
+}
+
+/// A table that hands out a small pool of reusable cells for any number of rows, as UITableView does.
+final class Table<Cell: AnyObject> {
+    private(set) var cells: [Cell] = []
+    private let make: (Int) -> Cell
+    private let poolSize: Int
+
+    init(visibleRows: Int, make: @escaping (Int) -> Cell) {
+        poolSize = visibleRows
+        self.make = make
+    }
+
+    /// The cell for `row`, and whether it was used for another row before.
+    func dequeue(row: Int) -> (cell: Cell, isReused: Bool) {
+        if cells.count < poolSize {
+            cells.append(make(cells.count))
+            return (cells[cells.count - 1], false)
+        }
+        return (cells[row % poolSize], true)
+    }
+}
+
+/// Keeps what an app keeps for its whole life (its coordinator, an on-screen list) past the end
+/// of the recording, as an app that is quit with them on screen does.
+final class AppLifetime: @unchecked Sendable {
+    static let shared = AppLifetime()
+    private let lock = NSLock()
+    private var kept: [AnyObject] = []
+    func keep(_ object: AnyObject) { lock.withLock { kept.append(object) } }
+}
