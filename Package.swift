@@ -40,12 +40,14 @@ let package = Package(
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
         .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz", "CGraphvizShim"]),
-        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph"]),
+        // The JSON writer, the atomic file writer and the terminal escaper shared by reports and the CLI.
+        .target(name: "BindOutput"),
+        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
             dependencies: [
-                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport",
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,6 +67,7 @@ let package = Package(
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
+        .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
     ],
     swiftLanguageModes: [.v6]

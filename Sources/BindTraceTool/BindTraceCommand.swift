@@ -59,7 +59,7 @@ struct BindTraceCommand: ParsableCommand {
                 StandardOutput.shared.flush()
                 Self.exit(0)
             }
-            StandardError.write(message)
+            StandardError.writeLines(message)
             Self.exit(2)
         }
     }

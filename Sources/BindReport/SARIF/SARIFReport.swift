@@ -1,3 +1,4 @@
+import BindOutput
 import BindAnalysis
 import BindTraceModel
 
@@ -56,7 +57,7 @@ struct SARIFReport {
             ("version", .string("2.1.0")),
             ("runs", .array([.object(run)])),
         ])
-        return document.rendered() + "\n"
+        return document.prettyText + "\n"
     }
 
     private func artifacts() -> [JSONValue] {

@@ -13,7 +13,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         do {
             let reader = try TraceReader(path: file)
-            while let event = try reader.next() { StandardOutput.shared.line(JSONLines.line(for: event)) }
+            while let event = try reader.next() { StandardOutput.shared.jsonLine(JSONLines.line(for: event)) }
             for warning in reader.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
         } catch {
             throw ToolFailure(path: file, error)

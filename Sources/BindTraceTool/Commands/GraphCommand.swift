@@ -1,6 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 import BindGraph
+import BindOutput
 import Foundation
 
 /// `bind-trace graph FILE -o graph.svg`: the Outputs, their dependencies, subscribers and findings, drawn.
@@ -86,10 +87,9 @@ struct GraphCommand: ParsableCommand {
 
         if let output, output != "-" {
             do {
-                // Foundation's atomic write: a temporary file in the same directory, then rename.
-                try rendered.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try AtomicFile.write(bytes: [UInt8](rendered.data), to: output)
             } catch {
-                throw ToolFailure("\(output): cannot write: \((error as NSError).localizedDescription)")
+                throw ToolFailure("\(output): cannot write: \(error.reason)")
             }
         } else {
             StandardOutput.shared.write(String(decoding: rendered.data, as: UTF8.self))

@@ -1,3 +1,4 @@
+import BindOutput
 import ArgumentParser
 import BindAnalysis
 import BindTraceModel
@@ -22,7 +23,7 @@ struct SummaryCommand: ParsableCommand {
                 members.append(("trace", json(summary)))
                 report = .object(members)
             }
-            StandardOutput.shared.line(report.text)
+            StandardOutput.shared.jsonLine(report.compactText)
         case .text:
             printText(summary)
         }

@@ -1,3 +1,4 @@
+import BindOutput
 import ArgumentParser
 import BindAnalysis
 import BindTraceModel
@@ -12,7 +13,7 @@ struct FindingReport {
         result.reportProblems(path: path)
         switch format {
         case .text: printText()
-        case .json: StandardOutput.shared.line(json().text)
+        case .json: StandardOutput.shared.jsonLine(json().compactText)
         }
         if !result.findings.isEmpty { throw ExitCode(1) }
     }
