@@ -49,6 +49,15 @@ public struct TraceGraphBuilder: Sendable {
     public var collapsing: Collapsing
     /// Above this many Output nodes, subscribers are counted on their Output instead of drawn.
     public var subscriberNodeLimit: Int
+    /// At most this many Output nodes are drawn (those with findings first, then by creation); the rest
+    /// are left out and counted in ``TraceGraph/omittedOutputs``. `nil`: no limit. Layout time grows
+    /// faster than the node count, so a graph meant for Graphviz should have one (`bind-trace` uses
+    /// ``defaultMaximumNodes``).
+    public var maximumNodes: Int?
+
+    /// The node limit of `bind-trace graph` and `report` unless raised: `sfdp` lays out 4,000 nodes in
+    /// about 10 s on a small machine.
+    public static let defaultMaximumNodes = 4_000
 
     /// Nodes of the legend box, included in every document.
     public static var legendNodeCount: Int { TraceGraphStyle.legend().nodes.count }
@@ -58,8 +67,9 @@ public struct TraceGraphBuilder: Sendable {
 
     public init(
         title: String? = nil, clustering: Clustering = .automatic, collapsing: Collapsing = .automatic,
-        subscriberNodeLimit: Int = 1_000
+        subscriberNodeLimit: Int = 1_000, maximumNodes: Int? = nil
     ) {
+        self.maximumNodes = maximumNodes
         self.title = title
         self.clustering = clustering
         self.collapsing = collapsing
@@ -81,8 +91,17 @@ public struct TraceGraphBuilder: Sendable {
             case .always: 2
             case .never: nil
             }
-        let groups = OutputGrouping(
+        var groups = OutputGrouping(
             state: state, marks: marks, subscribers: subscribers, minimumGroup: minimum)
+        let groupCount = groups.nodeCount
+        let omittedOutputs = maximumNodes.map { maximum in
+            groups.limit(to: max(0, maximum)) { group in
+                !marks.outputKinds(group.members).isEmpty
+                    || group.members.contains { id in
+                        subscribers[id]?.contains { !marks.subscriptionKinds($0.subscriptions).isEmpty } == true
+                    }
+            }
+        } ?? 0
         let drawsSubscribers = groups.nodeCount <= subscriberNodeLimit
         let resolvedClustering = resolveClustering(state, drawsSubscribers: drawsSubscribers)
 
@@ -161,11 +180,10 @@ public struct TraceGraphBuilder: Sendable {
             }
         }
         // Loop steps whose closure is no longer bound (or not drawn): Output to Output.
+        let boundSubscriptions = Set(state.subscriptions.map(\.id))
         for step in cycles.unboundSteps {
             guard let from = groups.nodeID[step.from], let to = groups.nodeID[step.to] else { continue }
-            if drawsSubscribers, let subscription = step.subscription,
-                state.subscriptions.contains(where: { $0.id == subscription })
-            {
+            if drawsSubscribers, let subscription = step.subscription, boundSubscriptions.contains(subscription) {
                 continue
             }
             document.edges.append(feedbackEdge(from: from, to: to, label: "feeds back"))
@@ -179,7 +197,8 @@ public struct TraceGraphBuilder: Sendable {
             document: document, clustering: resolvedClustering, outputCount: state.outputs.count,
             outputNodeCount: groups.groups.count,
             collapsedNodeCount: groups.groups.filter { $0.members.count > 1 }.count,
-            drawsSubscribers: drawsSubscribers)
+            drawsSubscribers: drawsSubscribers, omittedOutputs: omittedOutputs,
+            omittedNodes: groupCount - groups.nodeCount)
     }
 
     // MARK: Nodes
