@@ -39,9 +39,9 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz", "CGraphvizShim"]),
-        // The JSON writer, the atomic file writer and the terminal escaper shared by reports and the CLI.
+        // The JSON writer, the atomic file writer and the terminal escaper shared by graphs, reports and the CLI.
         .target(name: "BindOutput"),
+        .target(name: "BindGraph", dependencies: ["BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]),
         .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(

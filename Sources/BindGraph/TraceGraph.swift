@@ -1,3 +1,5 @@
+import BindOutput
+
 /// A picture of a trace's Outputs, ready for ``GraphvizRenderer``, with what the builder chose.
 ///
 /// Made by ``TraceGraphBuilder/build(_:findings:)``.
@@ -30,15 +32,7 @@ public struct TraceGraph: Sendable {
             + "those with findings first"
     }
 
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return result
-    }
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     /// One sentence for the user: `52 Outputs as 20 nodes (6 collapsed ×N), grouped by file`.
     public var description: String {

@@ -14,11 +14,12 @@ struct GraphCommand: ParsableCommand {
             green: derived); edges are styled by operator (see the legend); small dashed nodes are \
             subscribers. Leaks and cycles found by `check` are red, dangling binders grey, released \
             Outputs (--include-released) faded. Repeated identical structures are drawn once with ×N. \
-            Findings do not change the exit status: 0 when the graph was written, 2 when it could not be.
+            At most --max-nodes Output nodes are drawn (findings first); standard error says what was \
+            left out. Findings do not change the exit status: 0 when the graph was written, 2 when it \
+            could not be.
             """)
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     @Option(
         name: [.short, .customLong("output")],
@@ -49,14 +50,7 @@ struct GraphCommand: ParsableCommand {
     @Flag(help: "Also draw Outputs already released (faded).")
     var includeReleased = false
 
-    @Flag(help: "Also mark what is still bound or alive when the trace ends, as leaks \"at exit\".")
-    var atExit = false
-
-    @Option(
-        name: .customLong("scope"),
-        help: ArgumentHelp(
-            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
-    var focusScope: UInt64?
+    @OptionGroup var judging: JudgingOptions
 
     func validate() throws {
         if maxNodes < 1 { throw ValidationError("--max-nodes takes a positive count, not \(maxNodes)") }
@@ -66,15 +60,14 @@ struct GraphCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = AnalysisOptions(
-            atExit: atExit, focusScope: focusScope, keepsReleasedOutputs: includeReleased, stateAt: at)
-        let result: AnalysisResult
-        do {
-            result = try TraceAnalyzer.analyze(path: file, options: options)
-        } catch {
-            throw ToolFailure(path: file, error)
-        }
-        result.reportProblems(path: file)
+        let file = try traces.single("graph")
+        var options = judging.options()
+        options.keepsReleasedOutputs = includeReleased
+        options.stateAt = at
+        let run = try TraceRun.analyze(
+            [TraceInputs.Input(path: file, isExplicit: true)], options: options, progress: traces.progress)
+        let result = run.traces[0].result
+        run.reportProblems()
         if let at, at > result.summary.events {
             throw ToolFailure("\(file): there is no event \(at) (the trace has \(result.summary.events))")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bind
 import BindAnalysis
+import BindOutput
 import BindTraceModel
 
 /// `bind-trace replay FILE`: the story of the trace, nested by cause, or the state at one moment.
@@ -14,8 +15,7 @@ struct ReplayCommand: ParsableCommand {
             matching Output.
             """)
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     @Option(help: ArgumentHelp("Show the state right after this event instead of the story.", valueName: "seq"))
     var at: UInt64?
@@ -32,6 +32,22 @@ struct ReplayCommand: ParsableCommand {
     private var isFiltered: Bool { !outputs.isEmpty || label != nil || site != nil }
 
     func run() throws {
+        if at != nil {
+            try replay(try traces.single("replay --at"))
+            return
+        }
+        let inputs = try traces.inputs()
+        for (index, input) in inputs.enumerated() {
+            if inputs.count > 1 {
+                if index > 0 { StandardOutput.shared.line() }
+                StandardOutput.shared.line("== \(input.path) ==")
+            }
+            try replay(input.path)
+        }
+    }
+
+    /// Tells the story of one trace, or prints its state at `--at`.
+    private func replay(_ file: String) throws {
         let replay = Replay()
         let reader: TraceReader
         do {
@@ -39,6 +55,8 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ToolFailure(path: file, error)
         }
+        let progress = ProgressLine(path: file, mode: traces.progress)
+        var count: UInt64 = 0
         let story = StoryTeller(replay: replay)
         var reached = at == 0
         do {
@@ -46,6 +64,8 @@ struct ReplayCommand: ParsableCommand {
                 // The state before the first event: nothing.
             } else {
                 while let event = try reader.next() {
+                    count += 1
+                    progress.update(bytesRead: reader.bytesRead, events: count)
                     if let at {
                         replay.apply(event)
                         if event.sequence == at {
@@ -64,6 +84,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ToolFailure(path: file, error)
         }
+        progress.finish()
         for warning in reader.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
         for error in replay.errors.prefix(20) { StandardError.write("bind-trace: \(file): inconsistent trace: \(error)") }
         if let at {
@@ -229,15 +250,7 @@ final class StoryTeller {
     }
 
     /// `1024` as `1,024`.
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return result
-    }
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     private func fraction(_ seconds: Double) -> String {
         let micros = Int(((seconds - Double(Int(seconds))) * 1e6).rounded()) % 1_000_000
