@@ -8,7 +8,7 @@ import BindOutput
 ///
 /// ```swift
 /// try ReportWriter.write(content, to: "build/bind-report")
-/// exit(FailOn.warning.exitStatus(for: content.findings))
+/// if FailOn.warning.fails(content.findings) { exit(1) }
 /// ```
 public enum ReportWriter {
     /// The names of the files written, in the order they are written.
@@ -57,16 +57,17 @@ public enum ReportWriter {
 /// How reports are written.
 public struct ReportOptions: Hashable, Sendable {
     /// How much of a big trace `index.html` embeds.
-    public var limits: ReportLimits
+    package var limits: ReportLimits
     /// How SARIF maps `Module/File.swift` to repository paths.
     public var sources: SourceLocationMapping
     /// The `bind-trace` version recorded in SARIF, if known.
     public var toolVersion: String?
 
-    public init(
-        limits: ReportLimits = ReportLimits(), sources: SourceLocationMapping = SourceLocationMapping(),
-        toolVersion: String? = nil
-    ) {
+    public init(sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil) {
+        self.init(limits: ReportLimits(), sources: sources, toolVersion: toolVersion)
+    }
+
+    package init(limits: ReportLimits, sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil) {
         self.limits = limits
         self.sources = sources
         self.toolVersion = toolVersion

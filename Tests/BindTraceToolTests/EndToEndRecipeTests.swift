@@ -59,8 +59,9 @@ struct EndToEndRecipeTests {
         final class FirstScreenTests: XCTestCase {
             func testFirstScreen() {
                 recordProcess(for: "xctest-1")
+                let title = Store.shared.title  // the app-wide store exists before the screen
                 BindTrace.scope("first screen") {
-                    Store.shared.title.bind { _ in }  // planted leak: xctest-1
+                    title.bind { _ in }  // planted leak: xctest-1
                 }
             }
         }
@@ -68,8 +69,9 @@ struct EndToEndRecipeTests {
         final class SecondScreenTests: XCTestCase {
             func testSecondScreen() {
                 recordProcess(for: "xctest-2")
+                let title = Store.shared.title  // the app-wide store exists before the screen
                 BindTrace.scope("second screen") {
-                    Store.shared.title.bind { _ in }  // planted leak: xctest-2
+                    title.bind { _ in }  // planted leak: xctest-2
                 }
             }
         }
@@ -83,15 +85,17 @@ struct EndToEndRecipeTests {
 
         @Test func thirdScreen() {
             recordProcess(for: "swift-testing-1")
+            let title = Store.shared.title  // the app-wide store exists before the screen
             BindTrace.scope("third screen") {
-                Store.shared.title.bind { _ in }  // planted leak: swift-testing-1
+                title.bind { _ in }  // planted leak: swift-testing-1
             }
         }
 
         @Test func fourthScreen() {
             recordProcess(for: "swift-testing-2")
+            let title = Store.shared.title  // the app-wide store exists before the screen
             BindTrace.scope("fourth screen") {
-                Store.shared.title.bind { _ in }  // planted leak: swift-testing-2
+                title.bind { _ in }  // planted leak: swift-testing-2
             }
         }
 
@@ -100,7 +104,8 @@ struct EndToEndRecipeTests {
     @Test("one report holds the planted leaks of both frameworks and every worker, at their lines", .timeLimit(.minutes(30)))
     func recipe() throws {
         let package = try TemporaryDirectory()
-        defer { package.cleanUp() }
+        // BIND_E2E_KEEP=1 keeps the scratch package for a look (its path is in the failure messages).
+        defer { if ProcessInfo.processInfo.environment["BIND_E2E_KEEP"] == nil { package.cleanUp() } }
         let files: [String: String] = [
             "Package.swift": Self.manifest, "Sources/MyApp/Store.swift": Self.store,
             "Tests/MyAppXCTests/LeakXCTests.swift": Self.xctests, "Tests/MyAppSwiftTests/LeakTests.swift": Self.swiftTests,
@@ -118,7 +123,10 @@ struct EndToEndRecipeTests {
         let test = try shell(
             "BIND_TRACE=bind-traces/ E2E_PIDS=\"$PWD/pids\" swift test --traits BindTracing --parallel", in: package.path)
         #expect(test.status == 0, "the tests pass; the leaks are for the gate: \(test.output.suffix(2_000))")
-        let traces = try FileManager.default.contentsOfDirectory(atPath: package.file("bind-traces")).filter { $0.hasSuffix(".trace") }
+        let written = try? FileManager.default.contentsOfDirectory(atPath: package.file("bind-traces"))
+        let traces = try #require(
+            written, "BIND_TRACE=bind-traces/ made no directory of per-process traces in \(package.path)"
+        ).filter { $0.hasSuffix(".trace") }
         #expect(traces.count >= 2, "one trace per process: \(traces)")
 
         let report = try Tool.run(["report", "bind-traces/", "-o", "bind-report"], in: package.path)
