@@ -60,6 +60,8 @@ struct BaselineTests {
         #expect(junit.contains("skipped=\"1\""))
         #expect(junit.components(separatedBy: "<skipped ").count == 2)
         #expect(junit.components(separatedBy: "<failure ").count == 2)
+        let html = String(decoding: try out.contents("r2/index.html"), as: UTF8.self)
+        #expect(html.components(separatedBy: "In the baseline: a known finding").count == 2)
     }
 
     @Test("SARIF fingerprints stay the same across runs with other ids, event numbers and unrelated findings")

@@ -136,5 +136,6 @@ struct ManyTracesTests {
         #expect(junit.contains("leaked-subscription at App/Screen.swift:12"))
         let html = String(decoding: try out.contents("report/index.html"), as: UTF8.self)
         #expect(html.contains("2 processes"))
+        #expect(html.contains("Seen in 1 trace: x-1.trace"))
     }
 }

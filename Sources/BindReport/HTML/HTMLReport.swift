@@ -83,7 +83,7 @@ struct HTMLReport {
                 text: "Showing the first \(ReportNumber.grouped(shown.count)) of "
                     + "\(ReportNumber.grouped(content.findings.count)) findings; findings.sarif and junit.xml list all.")
         }
-        for finding in shown {
+        for (index, finding) in shown.enumerated() {
             let severity = finding.severity.rawValue
             page.open("article", ["class": "finding \(severity)", "data-kind": finding.kind.rawValue])
             page.raw("<div class=\"head\">")
@@ -102,6 +102,16 @@ struct HTMLReport {
                     page.raw("</li>")
                 }
                 page.raw("</ul>")
+            }
+            if content.isBaselined(finding) {
+                page.element("p", ["class": "note"], text: "In the baseline: a known finding, it does not fail the run.")
+            }
+            if index < content.findingTraces.count {
+                let traces = content.findingTraces[index]
+                let names = traces.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                page.element(
+                    "p", ["class": "note"],
+                    text: "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")
