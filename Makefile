@@ -6,7 +6,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build test test-plain test-tracing tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -22,15 +22,23 @@ setup:
 build: setup
 	$(SWIFT) build
 
-## All tests, as CI runs them: the plain build, the instrumented build (trait Tracing), both again
-## under AddressSanitizer and Thread Sanitizer, and a short pass of every fuzz target.
-test: setup test-plain test-tracing sanitize fuzz-smoke
+## All tests, as CI runs them: the plain build, the instrumented build (trait Tracing), the CI recipe
+## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
+## Sanitizer, and a short pass of every fuzz target.
+test: setup test-plain test-tracing test-e2e sanitize fuzz-smoke
 
 test-plain:
 	$(SWIFT) test
 
 test-tracing:
 	$(SWIFT) test $(TRACING_BUILD)
+
+## The README's CI recipe in a scratch package that depends on this one by path: XCTest and Swift
+## Testing targets with planted leaks, `swift test --parallel` recording one trace per process, one
+## `bind-trace report` over them (slow: it builds the scratch package).
+test-e2e: setup
+	$(SWIFT) build --product bind-trace
+	BIND_E2E=1 $(SWIFT) test --filter EndToEndRecipeTests
 
 ## The main job: build the traced sample, run it, write the findings, the graph and the report.
 demo: setup

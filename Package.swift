@@ -41,13 +41,15 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        .target(name: "BindGraph", dependencies: ["BindAnalysis", "CGraphviz", "CGraphvizShim"]),
-        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph"]),
+        // The JSON writer, the atomic file writer and the terminal escaper shared by graphs, reports and the CLI.
+        .target(name: "BindOutput"),
+        .target(name: "BindGraph", dependencies: ["BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]),
+        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
             dependencies: [
-                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport",
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +82,7 @@ let package = Package(
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
         .testTarget(name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis"]),
+        .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
     ],
     swiftLanguageModes: [.v6]

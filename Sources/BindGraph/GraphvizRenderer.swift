@@ -49,7 +49,7 @@ public struct GraphvizRenderer: Sendable {
 
     /// The engine ``render(_:format:layout:)`` uses for `layout` and `document`:
     /// ``GraphLayout/automatic`` becomes ``GraphLayout/dot`` or ``GraphLayout/sfdp``.
-    public func resolvedLayout(_ layout: GraphLayout, for document: GraphDocument) -> GraphLayout {
+    package func resolvedLayout(_ layout: GraphLayout, for document: GraphDocument) -> GraphLayout {
         guard layout == .automatic else { return layout }
         return document.nodes.count > automaticLayoutNodeLimit ? .sfdp : .dot
     }

@@ -1,3 +1,5 @@
+import BindOutput
+
 /// A picture of a trace's Outputs, ready for ``GraphvizRenderer``, with what the builder chose.
 ///
 /// Made by ``TraceGraphBuilder/build(_:findings:)``.
@@ -15,6 +17,22 @@ public struct TraceGraph: Sendable {
     /// Whether subscribers are drawn as nodes (above ``TraceGraphBuilder/subscriberNodeLimit`` Output
     /// nodes they are counted in their Output's node instead).
     public var drawsSubscribers: Bool
+    /// Outputs left out because the graph had more than ``TraceGraphBuilder/maximumNodes`` nodes.
+    public var omittedOutputs: Int = 0
+    /// Output nodes left out for the same reason (fewer than ``omittedOutputs`` when collapsed).
+    public var omittedNodes: Int = 0
+
+    /// What was left out, for the user (`12,000 Outputs in 11,800 nodes left out: more than 4,000
+    /// nodes`); `nil` when everything is drawn.
+    public func omissionNote(maximumNodes: Int) -> String? {
+        guard omittedNodes > 0 else { return nil }
+        let outputs = omittedOutputs == 1 ? "1 Output" : "\(Self.grouped(omittedOutputs)) Outputs"
+        let nodes = omittedNodes == omittedOutputs ? "" : " (\(Self.grouped(omittedNodes)) nodes)"
+        return "\(outputs)\(nodes) left out: the graph is limited to \(Self.grouped(maximumNodes)) nodes, "
+            + "those with findings first"
+    }
+
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     /// One sentence for the user: `52 Outputs as 20 nodes (6 collapsed ×N), grouped by file`.
     public var description: String {
@@ -30,6 +48,7 @@ public struct TraceGraph: Sendable {
         case .none, .automatic: text += ", not grouped"
         }
         if !drawsSubscribers { text += ", subscribers counted, not drawn" }
+        if omittedNodes > 0 { text += ", \(Self.grouped(omittedOutputs)) left out" }
         return text
     }
 }

@@ -23,6 +23,28 @@ struct OutputGrouping: Sendable {
 
     var nodeCount: Int { groups.count }
 
+    /// Keeps at most `maximum` groups: those `isImportant` (findings) first, then the others in order;
+    /// returns the Outputs of the groups left out.
+    mutating func limit(to maximum: Int, isImportant: (Group) -> Bool) -> Int {
+        guard groups.count > maximum else { return 0 }
+        let important = groups.indices.filter { isImportant(groups[$0]) }
+        var kept = Set(important.prefix(maximum))
+        for index in groups.indices where kept.count < maximum { kept.insert(index) }
+        var omittedOutputs = 0
+        var remaining: [Group] = []
+        remaining.reserveCapacity(maximum)
+        for (index, group) in groups.enumerated() {
+            if kept.contains(index) {
+                remaining.append(group)
+            } else {
+                omittedOutputs += group.members.count
+                for member in group.members { nodeID[member] = nil }
+            }
+        }
+        groups = remaining
+        return omittedOutputs
+    }
+
     /// Rounds of refinement: how far away a difference still keeps two Outputs apart.
     static let rounds = 4
 

@@ -49,6 +49,15 @@ public struct TraceGraphBuilder: Sendable {
     public var collapsing: Collapsing
     /// Above this many Output nodes, subscribers are counted on their Output instead of drawn.
     public var subscriberNodeLimit: Int
+    /// At most this many Output nodes are drawn (those with findings first, then by creation); the rest
+    /// are left out and counted in ``TraceGraph/omittedOutputs``. `nil`: no limit. Layout time grows
+    /// faster than the node count, so a graph meant for Graphviz should have one (`bind-trace` uses
+    /// ``defaultMaximumNodes``).
+    public var maximumNodes: Int?
+
+    /// The node limit of `bind-trace graph` and `report` unless raised: `sfdp` lays out 4,000 nodes in
+    /// about 10 s on a small machine.
+    public static let defaultMaximumNodes = 4_000
 
     /// Nodes of the legend box, included in every document.
     public static var legendNodeCount: Int { TraceGraphStyle.legend().nodes.count }
@@ -58,8 +67,9 @@ public struct TraceGraphBuilder: Sendable {
 
     public init(
         title: String? = nil, clustering: Clustering = .automatic, collapsing: Collapsing = .automatic,
-        subscriberNodeLimit: Int = 1_000
+        subscriberNodeLimit: Int = 1_000, maximumNodes: Int? = nil
     ) {
+        self.maximumNodes = maximumNodes
         self.title = title
         self.clustering = clustering
         self.collapsing = collapsing
@@ -75,37 +85,87 @@ public struct TraceGraphBuilder: Sendable {
     public func build(_ state: GraphState, findings: [Finding]) -> TraceGraph {
         let marks = FindingMarks(findings)
         let subscribers = subscriberGroups(state, marks: marks)
-        let minimum: Int? =
-            switch collapsing {
-            case .automatic: Self.automaticCollapseMinimum
-            case .always: 2
-            case .never: nil
-            }
-        let groups = OutputGrouping(
-            state: state, marks: marks, subscribers: subscribers, minimumGroup: minimum)
+        var groups = OutputGrouping(
+            state: state, marks: marks, subscribers: subscribers, minimumGroup: collapseMinimum)
+        let groupCount = groups.nodeCount
+        let omittedOutputs = limitNodes(&groups, marks: marks, subscribers: subscribers)
         let drawsSubscribers = groups.nodeCount <= subscriberNodeLimit
-        let resolvedClustering = resolveClustering(state, drawsSubscribers: drawsSubscribers)
+        let parts = Parts(
+            state: state, marks: marks, subscribers: subscribers, groups: groups,
+            cycles: CyclePaths(findings: findings, state: state), drawsSubscribers: drawsSubscribers,
+            clustering: resolveClustering(state, drawsSubscribers: drawsSubscribers))
 
         var document = GraphDocument(title: title, direction: .leftToRight)
+        addOutputNodes(parts, to: &document)
+        addOperatorEdges(parts, to: &document)
+        if drawsSubscribers { addSubscribers(parts, to: &document) }
+        addUnboundLoopSteps(parts, to: &document)
+        let legend = TraceGraphStyle.legend()
+        document.nodes += legend.nodes
+        document.edges += legend.edges
+        document.clusters = clusters(document.nodes, clustering: parts.clustering)
+        return TraceGraph(
+            document: document, clustering: parts.clustering, outputCount: state.outputs.count,
+            outputNodeCount: groups.groups.count,
+            collapsedNodeCount: groups.groups.filter { $0.members.count > 1 }.count,
+            drawsSubscribers: drawsSubscribers, omittedOutputs: omittedOutputs,
+            omittedNodes: groupCount - groups.nodeCount)
+    }
 
-        // Outputs.
-        for group in groups.groups {
+    /// What the steps of ``build(_:findings:)`` share.
+    private struct Parts {
+        let state: GraphState
+        let marks: FindingMarks
+        let subscribers: [UInt64: [SubscriberGroup]]
+        let groups: OutputGrouping
+        /// Which operator edges are on a loop, and which closures feed the next Output.
+        let cycles: CyclePaths
+        let drawsSubscribers: Bool
+        let clustering: Clustering
+    }
+
+    /// The smallest group of identical Outputs drawn as one node, or `nil` for no collapsing.
+    private var collapseMinimum: Int? {
+        switch collapsing {
+        case .automatic: Self.automaticCollapseMinimum
+        case .always: 2
+        case .never: nil
+        }
+    }
+
+    /// Applies ``maximumNodes``: keeps the groups with findings first; returns the Outputs left out.
+    private func limitNodes(
+        _ groups: inout OutputGrouping, marks: FindingMarks, subscribers: [UInt64: [SubscriberGroup]]
+    ) -> Int {
+        guard let maximumNodes else { return 0 }
+        return groups.limit(to: max(0, maximumNodes)) { group in
+            !marks.outputKinds(group.members).isEmpty
+                || group.members.contains { id in
+                    subscribers[id]?.contains { !marks.subscriptionKinds($0.subscriptions).isEmpty } == true
+                }
+        }
+    }
+
+    private func addOutputNodes(_ parts: Parts, to document: inout GraphDocument) {
+        for group in parts.groups.groups {
             document.nodes.append(
                 outputNode(
-                    group, state: state, marks: marks, subscribers: subscribers, drawsSubscribers: drawsSubscribers,
-                    clustering: resolvedClustering))
+                    group, state: parts.state, marks: parts.marks, subscribers: parts.subscribers,
+                    drawsSubscribers: parts.drawsSubscribers, clustering: parts.clustering))
         }
+    }
 
-        // Cycle paths: which operator edges are on a loop, and which closures feed the next Output.
-        let cycles = CyclePaths(findings: findings, state: state)
-
-        // Operator and inner edges, one per pair of nodes and role.
+    /// Operator and inner edges, one per pair of nodes and role, counted (×N) when repeated.
+    private func addOperatorEdges(_ parts: Parts, to document: inout GraphDocument) {
+        let state = parts.state
         var edgeIndex: [EdgeKey: Int] = [:]
         var edgeCounts: [Int] = []
         for edge in state.edges {
-            guard let from = groups.nodeID[edge.source], let to = groups.nodeID[edge.derived] else { continue }
+            guard let from = parts.groups.nodeID[edge.source], let to = parts.groups.nodeID[edge.derived] else {
+                continue
+            }
             let key = EdgeKey(from: from, to: to, role: edge.role, operation: edge.operation)
-            let hot = cycles.operatorEdges.contains(Pair(edge.source, edge.derived))
+            let hot = parts.cycles.operatorEdges.contains(Pair(edge.source, edge.derived))
             if let index = edgeIndex[key] {
                 edgeCounts[index] += 1
                 if hot { highlight(&document.edges[index]) }
@@ -129,57 +189,50 @@ public struct TraceGraphBuilder: Sendable {
             let label = document.edges[index].label
             document.edges[index].label = label.map { "\($0) ×\(count)" } ?? "×\(count)"
         }
+    }
 
-        // Subscribers.
-        if drawsSubscribers {
-            var added: Set<String> = []
-            for group in groups.groups {
-                let merged = SubscriberGroup.merged(group.members.flatMap { subscribers[$0] ?? [] })
-                for subscriber in merged {
-                    let id = "\(groups.nodeID[group.members[0]]!)-s\(subscriber.key.hashValueString)"
-                    guard added.insert(id).inserted else { continue }
-                    let isOnCycle = subscriber.subscriptions.contains { cycles.closures[$0] != nil }
-                    document.nodes.append(
-                        subscriberNode(
-                            subscriber, id: id, state: state, marks: marks, onCycle: isOnCycle,
-                            clustering: resolvedClustering))
-                    let look = TraceGraphStyle.subscriberEdge
-                    document.edges.append(
-                        .init(
-                            from: groups.nodeID[group.members[0]]!, to: id, style: look.style,
-                            color: isOnCycle ? TraceGraphStyle.findingBorder : look.color,
-                            penWidth: isOnCycle ? 3 : look.penWidth, arrowhead: look.arrowhead,
-                            faded: subscriber.isDangling && !isOnCycle))
-                    // A closure on a feedback loop: the Output it updates next.
-                    for subscription in subscriber.subscriptions {
-                        guard let next = cycles.closures[subscription], let target = groups.nodeID[next] else {
-                            continue
-                        }
-                        document.edges.append(feedbackEdge(from: id, to: target, label: "updates"))
+    /// A small node per subscriber group hanging off its Output, and the feedback edges of closures on a loop.
+    private func addSubscribers(_ parts: Parts, to document: inout GraphDocument) {
+        var added: Set<String> = []
+        for group in parts.groups.groups {
+            let owner = parts.groups.nodeID[group.members[0]]!
+            let merged = SubscriberGroup.merged(group.members.flatMap { parts.subscribers[$0] ?? [] })
+            for subscriber in merged {
+                let id = "\(owner)-s\(subscriber.key.hashValueString)"
+                guard added.insert(id).inserted else { continue }
+                let isOnCycle = subscriber.subscriptions.contains { parts.cycles.closures[$0] != nil }
+                document.nodes.append(
+                    subscriberNode(
+                        subscriber, id: id, state: parts.state, marks: parts.marks, onCycle: isOnCycle,
+                        clustering: parts.clustering))
+                let look = TraceGraphStyle.subscriberEdge
+                document.edges.append(
+                    .init(
+                        from: owner, to: id, style: look.style,
+                        color: isOnCycle ? TraceGraphStyle.findingBorder : look.color,
+                        penWidth: isOnCycle ? 3 : look.penWidth, arrowhead: look.arrowhead,
+                        faded: subscriber.isDangling && !isOnCycle))
+                // A closure on a feedback loop: the Output it updates next.
+                for subscription in subscriber.subscriptions {
+                    guard let next = parts.cycles.closures[subscription], let target = parts.groups.nodeID[next] else {
+                        continue
                     }
+                    document.edges.append(feedbackEdge(from: id, to: target, label: "updates"))
                 }
             }
         }
-        // Loop steps whose closure is no longer bound (or not drawn): Output to Output.
-        for step in cycles.unboundSteps {
-            guard let from = groups.nodeID[step.from], let to = groups.nodeID[step.to] else { continue }
-            if drawsSubscribers, let subscription = step.subscription,
-                state.subscriptions.contains(where: { $0.id == subscription })
-            {
+    }
+
+    /// Loop steps whose closure is no longer bound (or not drawn): Output to Output.
+    private func addUnboundLoopSteps(_ parts: Parts, to document: inout GraphDocument) {
+        let boundSubscriptions = Set(parts.state.subscriptions.map(\.id))
+        for step in parts.cycles.unboundSteps {
+            guard let from = parts.groups.nodeID[step.from], let to = parts.groups.nodeID[step.to] else { continue }
+            if parts.drawsSubscribers, let subscription = step.subscription, boundSubscriptions.contains(subscription) {
                 continue
             }
             document.edges.append(feedbackEdge(from: from, to: to, label: "feeds back"))
         }
-
-        let legend = TraceGraphStyle.legend()
-        document.nodes += legend.nodes
-        document.edges += legend.edges
-        document.clusters = clusters(document.nodes, clustering: resolvedClustering)
-        return TraceGraph(
-            document: document, clustering: resolvedClustering, outputCount: state.outputs.count,
-            outputNodeCount: groups.groups.count,
-            collapsedNodeCount: groups.groups.filter { $0.members.count > 1 }.count,
-            drawsSubscribers: drawsSubscribers)
     }
 
     // MARK: Nodes

@@ -3,7 +3,7 @@ import BindAnalysis
 /// Which findings make `bind-trace` (or a CI step) fail: the `--fail-on` option.
 ///
 /// ```swift
-/// let status = FailOn.error.exitStatus(for: findings)   // 1 when any finding is an error, else 0
+/// if FailOn.error.fails(findings) { exit(1) }   // any finding of severity error
 /// ```
 public enum FailOn: String, CaseIterable, Sendable {
     /// Fail on any finding.
@@ -32,7 +32,7 @@ public enum FailOn: String, CaseIterable, Sendable {
     }
 
     /// The process exit status for `findings`: 1 when they fail the run, otherwise 0.
-    public func exitStatus(for findings: [Finding]) -> Int32 {
+    package func exitStatus(for findings: [Finding]) -> Int32 {
         fails(findings) ? 1 : 0
     }
 }

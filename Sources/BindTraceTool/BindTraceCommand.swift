@@ -22,7 +22,8 @@ struct BindTraceCommand: ParsableCommand {
         discussion: """
             Record a trace by running a program built with `--traits Tracing` and BIND_TRACE=app.trace.
             Findings print as `Module/File.swift:42: warning: leaked-subscription: …`.
-            Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable trace.
+            Exit status: 0 no findings, 1 findings, 2 bad usage, an unreadable trace, running out of \
+            memory or a crash (one line on standard error).
             """,
         subcommands: [
             DumpCommand.self,
@@ -40,6 +41,9 @@ struct BindTraceCommand: ParsableCommand {
     static func main() {
         // A closed pipe (`bind-trace dump app.trace | head`) ends the output quietly, not with a signal.
         signal(SIGPIPE, SIG_IGN)
+        if let status = CrashGuard.runGuarded(arguments: Array(CommandLine.arguments.dropFirst())) {
+            Self.exit(status)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -59,7 +63,7 @@ struct BindTraceCommand: ParsableCommand {
                 StandardOutput.shared.flush()
                 Self.exit(0)
             }
-            StandardError.write(message)
+            StandardError.writeLines(message)
             Self.exit(2)
         }
     }

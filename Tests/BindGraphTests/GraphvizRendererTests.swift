@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BindGraph
+@_spi(Benchmarks) @testable import BindGraph
 
 @Suite("Rendering with Graphviz")
 struct GraphvizRendererTests {

@@ -17,6 +17,26 @@ struct ReportWriterTests {
         #expect(html.hasSuffix("</html>\n"))
     }
 
+    @Test("a second run replaces the directory as a whole: a new directory takes the old one's place")
+    func directorySwap() throws {
+        let parent = try Fixtures.temporaryDirectory()
+        let directory = parent + "/report"
+        try ReportWriter.write(Fixtures.hostileContent(), to: directory)
+        let first = try FileManager.default.attributesOfItem(atPath: directory)[.systemFileNumber] as? Int
+        try ReportWriter.write(ReportContent(title: "second", traceFile: "t"), to: directory)
+        let second = try FileManager.default.attributesOfItem(atPath: directory)[.systemFileNumber] as? Int
+        #expect(first != second, "files are never replaced one by one inside the old directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["report"])
+    }
+
+    @Test("a directory holding other files is refused and left as it was")
+    func foreignDirectory() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("mine".utf8)))
+        #expect(throws: ReportWriteError.self) { try ReportWriter.write(ReportContent(title: "t", traceFile: "t"), to: directory) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.txt"])
+    }
+
     @Test("a directory that cannot be created is a typed error naming it")
     func unwritableDirectory() throws {
         let file = try Fixtures.temporaryDirectory() + "/plain-file"

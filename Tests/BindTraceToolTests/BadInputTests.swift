@@ -52,16 +52,41 @@ struct BadInputTests {
         expectOneLine(try check(bytes), containing: "malformed record")
     }
 
-    @Test("a trace cut short is read up to the cut, with a warning that does not change the exit status")
+    @Test("a trace cut short is read up to the cut and fails the gate with exit 3, unless --allow-incomplete")
     func cutShort() throws {
         var bytes = leakyTrace()
         bytes.removeLast(2)  // the end record
         bytes += [TraceFormat.Tag.update.rawValue, 3, 0]  // an event cut after its first byte
         let run = try check(bytes)
-        #expect(run.status == 1)
-        #expect(run.standardError.contains("warning:"))
-        #expect(run.standardError.contains("cut short"))
-        #expect(run.standardError.split(separator: "\n").count == 1)
+        #expect(run.status == 3)
+        #expect(run.standardOutput.contains("leaked-subscription"), "the findings are still shown")
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 2, "\(run.standardError)")
+        #expect(lines.first?.contains("warning:") == true && lines.first?.contains("cut short") == true)
+        #expect(lines.last?.contains("incomplete trace:") == true && lines.last?.contains("--allow-incomplete") == true)
+
+        let trace = try TemporaryTrace(bytes)
+        defer { trace.cleanUp() }
+        let allowed = try Tool.run("check", "--allow-incomplete", trace.path)
+        #expect(allowed.status == 1)
+        #expect(allowed.standardError.split(separator: "\n").count == 1)
+        #expect(allowed.standardError.contains("cut short"))
+    }
+
+    @Test("a trace without its end record (a killed process) fails check, leaks and cycles with exit 3")
+    func noEndRecord() throws {
+        var bytes = cleanTrace()
+        bytes.removeLast(2)  // the end record
+        let trace = try TemporaryTrace(bytes)
+        defer { trace.cleanUp() }
+        for command in ["check", "leaks", "cycles"] {
+            let run = try Tool.run(command, trace.path)
+            #expect(run.status == 3, "\(command)")
+            #expect(run.standardError.contains("incomplete trace: "), "\(command)")
+            #expect(run.standardError.contains("no end record"), "\(command)")
+            #expect(try Tool.run(command, "--allow-incomplete", trace.path).status == 0, "\(command)")
+        }
+        #expect(try Tool.run("summary", trace.path).status == 0, "summary never gates")
     }
 
     @Test("bad usage exits 2")

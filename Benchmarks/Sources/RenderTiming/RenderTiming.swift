@@ -1,4 +1,4 @@
-import BindGraph
+@_spi(Benchmarks) import BindGraph
 import Foundation
 
 #if canImport(Glibc)

@@ -24,6 +24,9 @@ public struct TraceReportOptions: Sendable {
     /// Draw Outputs released before the end too (faded). Memory then grows with every Output ever
     /// created, so this is for small traces.
     public var includesReleasedOutputs: Bool
+    /// Draw the graph and read the trace a second time for the timeline and the event table. Off for
+    /// one trace among many (the report of a whole run shows findings and figures only).
+    public var includesDetails = true
 
     public init(
         analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
@@ -54,7 +57,15 @@ public struct TraceReport: Sendable {
     public var graphNote: String?
     /// What the graph shows (`52 Outputs as 26 nodes …`), when drawn.
     public var graphDescription: String?
+    /// Whether the trace ended with its end record.
+    public var isComplete: Bool
+    /// The trace's figures.
+    public var summary: TraceSummary
 }
+
+/// Called for every event read while building a report: which pass over the trace (1 or 2), the
+/// reader (its ``TraceReader/bytesRead``) and the events read so far in this pass. For progress lines.
+public typealias TraceReadObserver = (_ pass: Int, _ reader: TraceReader, _ events: UInt64) -> Void
 
 extension ReportContent {
     /// Reads the trace at `path` twice, in memory bounded by what is alive at once: the first pass
@@ -65,84 +76,134 @@ extension ReportContent {
     /// let report = try ReportContent.build(fromTrace: "app.trace")
     /// try ReportWriter.write(report.content, to: "bind-report")
     /// ```
+    /// - Parameter observer: called for every event read (progress).
     /// - Throws: ``TraceReadError`` when the trace cannot be opened or read.
     /// - Complexity: O(*n*) in events; memory O(live Outputs + timeline rows × `updatesPerRow` + table rows).
-    public static func build(fromTrace path: String, options: TraceReportOptions = TraceReportOptions())
-        throws(TraceReadError) -> TraceReport
-    {
-        var analysis = options.analysis
-        analysis.stateAt = nil
-        analysis.keepsReleasedOutputs = options.includesReleasedOutputs
-
-        // Pass 1: replay; offer every Output to the timeline just before it is released, and at the end.
-        let reader = try TraceReader(path: path)
-        let replay = Replay(options: analysis)
-        var candidates = TimelineCandidates(
-            labelled: options.maximumTimelineRows,
-            unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))
-        while let event = try reader.next() {
-            if case .released(let id) = event.kind, let output = replay.outputState(id) { candidates.offer(output) }
-            replay.apply(event)
-        }
-        let findings = replay.finish()
-        let summary = replay.summary(isComplete: reader.isComplete, findings: findings)
-        let state = replay.snapshot()
-        for output in state.outputs where !output.isReleased { candidates.offer(output) }
-        let chosen = candidates.chosen(limit: options.maximumTimelineRows)
-
+    public static func build(
+        fromTrace path: String, options: TraceReportOptions = TraceReportOptions(), observer: TraceReadObserver? = nil
+    ) throws(TraceReadError) -> TraceReport {
+        let first = try ReplayPass.read(path, options: options, observer: observer)
         var content = ReportContent(
-            title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: findings)
+            title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
+        let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
+        content.graphSVG = picture.svg
+        if options.includesDetails {
+            let details = try DetailPass.read(path, rows: first.timelineRows, options: options, observer: observer)
+            content.timeline = details.timeline
+            content.events = details.events
+        }
+        content.summary = figures(
+            summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
+        return TraceReport(
+            content: content, warnings: first.warnings, traceErrors: first.traceErrors,
+            traceErrorCount: first.traceErrorCount, graphNote: picture.note, graphDescription: picture.description,
+            isComplete: first.summary.isComplete, summary: first.summary)
+    }
 
-        // The graph, drawn by the same builder as `bind-trace graph`.
-        var graphNote: String?
-        var graphDescription: String?
+    /// Pass 1: replay; offer every Output to the timeline just before it is released, and at the end.
+    private struct ReplayPass {
+        var findings: [Finding]
+        var summary: TraceSummary
+        var state: GraphState
+        var timelineRows: [TimelineCandidates.Candidate]
+        var warnings: [TraceWarning]
+        var traceErrors: [TraceError]
+        var traceErrorCount: Int
+
+        static func read(_ path: String, options: TraceReportOptions, observer: TraceReadObserver?)
+            throws(TraceReadError) -> ReplayPass
+        {
+            var analysis = options.analysis
+            analysis.stateAt = nil
+            analysis.keepsReleasedOutputs = options.includesReleasedOutputs
+            let reader = try TraceReader(path: path)
+            let replay = Replay(options: analysis)
+            var candidates = TimelineCandidates(
+                labelled: options.maximumTimelineRows,
+                unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))
+            var count: UInt64 = 0
+            while let event = try reader.next() {
+                if case .released(let id) = event.kind, let output = replay.outputState(id) { candidates.offer(output) }
+                replay.apply(event)
+                count += 1
+                observer?(1, reader, count)
+            }
+            let findings = replay.finish()
+            let summary = replay.summary(isComplete: reader.isComplete, findings: findings)
+            let state = replay.snapshot()
+            for output in state.outputs where !output.isReleased { candidates.offer(output) }
+            return ReplayPass(
+                findings: findings, summary: summary, state: state,
+                timelineRows: candidates.chosen(limit: options.maximumTimelineRows), warnings: reader.warnings,
+                traceErrors: replay.errors, traceErrorCount: replay.errorCount)
+        }
+    }
+
+    /// The graph, drawn by the same builder as `bind-trace graph`, or why it is not drawn.
+    private struct GraphPicture {
+        var svg: String?
+        var note: String?
+        var description: String?
+        var graph: TraceGraph?
+    }
+
+    private static func drawGraph(_ first: ReplayPass, options: TraceReportOptions) -> GraphPicture {
         var builder = options.graph
-        if builder.title == nil { builder.title = "Outputs at the end (event #\(summary.events))" }
-        let graph = builder.build(state, findings: findings)
+        if builder.title == nil { builder.title = "Outputs at the end (event #\(first.summary.events))" }
+        let graph = builder.build(first.state, findings: first.findings)
         let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
+        var picture = GraphPicture(graph: graph)
         if nodes > options.maximumGraphNodes {
-            graphNote =
+            picture.note =
                 "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
         } else if graph.outputCount == 0 {
-            graphNote = "empty: no Output alive at the end"
+            picture.note = "empty: no Output alive at the end"
         } else {
             do {
                 let rendered = try GraphvizRenderer().render(graph.document, format: .svg, layout: options.graphLayout)
-                content.graphSVG = rendered.text
-                graphDescription = "\(graph.description), layout \(rendered.layout)"
+                picture.svg = rendered.text
+                picture.description = "\(graph.description), layout \(rendered.layout)"
             } catch {
-                graphNote = "not drawn: \(error)"
+                picture.note = "not drawn: \(error)"
             }
         }
-
-        // Pass 2: the chosen Outputs' updates and the sampled event table.
-        let second = try TraceReader(path: path)
-        var rows: [UInt64: TimelineRowBuilder] = [:]
-        for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
-        var table = EventTable.Builder()
-        var describer = EventDescriber()
-        while let event = try second.next() {
-            switch event.kind {
-            case .updated(let output, _, let preview), .fired(let output, _, let preview):
-                rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview))
-            default:
-                break
-            }
-            table.add(
-                EventRow(
-                    sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
-                    description: describer.describe(event)))
-        }
-        content.timeline = chosen.compactMap { rows[$0.id]?.row }
-        content.events = table.table
-
-        content.summary = figures(summary: summary, findings: findings, graphNote: graphNote, graph: graph)
-        return TraceReport(
-            content: content, warnings: reader.warnings, traceErrors: replay.errors,
-            traceErrorCount: replay.errorCount, graphNote: graphNote, graphDescription: graphDescription)
+        return picture
     }
 
-    private static func figures(summary: TraceSummary, findings: [Finding], graphNote: String?, graph: TraceGraph)
+    /// Pass 2: the chosen Outputs' updates and the sampled event table.
+    private struct DetailPass {
+        var timeline: [TimelineRow]
+        var events: EventTable
+
+        static func read(
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], options: TraceReportOptions,
+            observer: TraceReadObserver?
+        ) throws(TraceReadError) -> DetailPass {
+            let reader = try TraceReader(path: path)
+            var rows: [UInt64: TimelineRowBuilder] = [:]
+            for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
+            var table = EventTable.Builder()
+            var describer = EventDescriber()
+            var count: UInt64 = 0
+            while let event = try reader.next() {
+                switch event.kind {
+                case .updated(let output, _, let preview), .fired(let output, _, let preview):
+                    rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview))
+                default:
+                    break
+                }
+                table.add(
+                    EventRow(
+                        sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
+                        description: describer.describe(event)))
+                count += 1
+                observer?(2, reader, count)
+            }
+            return DetailPass(timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table)
+        }
+    }
+
+    private static func figures(summary: TraceSummary, findings: [Finding], graphNote: String?, graph: TraceGraph?)
         -> [SummaryFigure]
     {
         let created = summary.outputsByKind.reduce(UInt64(0)) { $0 + $1.count }
@@ -162,7 +223,7 @@ extension ReportContent {
         if !summary.isComplete { figures.append(.init(label: "trace cut short (no end record)", value: "incomplete")) }
         if let graphNote {
             figures.append(.init(label: "graph \(graphNote)", value: "no graph"))
-        } else {
+        } else if let graph {
             figures.append(
                 .init(
                     label: "graph nodes for \(ReportNumber.grouped(graph.outputCount)) Outputs"

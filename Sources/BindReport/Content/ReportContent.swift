@@ -26,6 +26,19 @@ public struct ReportContent: Sendable {
     public var timeline: [TimelineRow]
     /// The events shown in the event table (already bounded, see ``EventTable/Builder``).
     public var events: EventTable
+    /// For each finding (same index), the traces (processes) that saw it, when the report covers
+    /// several traces; empty otherwise.
+    public var findingTraces: [[String]] = []
+    /// Fingerprints (``FindingFingerprint``) of findings a baseline accepts: reported as known
+    /// (SARIF `baselineState` "unchanged", JUnit skipped), and they do not fail the run.
+    public var baselinedFingerprints: Set<String> = []
+    /// Whether a baseline was given (SARIF then marks every other finding "new").
+    public var hasBaseline = false
+
+    /// Whether `finding` is accepted by the baseline.
+    public func isBaselined(_ finding: Finding) -> Bool {
+        !baselinedFingerprints.isEmpty && baselinedFingerprints.contains(FindingFingerprint.of(finding))
+    }
 
     public init(
         title: String, traceFile: String, summary: [SummaryFigure] = [], findings: [Finding] = [],

@@ -1,3 +1,4 @@
+import BindOutput
 /// Keeps every `stride`-th element of a stream, doubling `stride` whenever it holds too many.
 ///
 /// The result is always evenly spaced over everything seen, in constant memory.
@@ -55,15 +56,7 @@ struct RingBuffer<Element: Sendable>: Sendable {
 /// Numbers as people read them in a report.
 enum ReportNumber {
     /// `1234567` → `1,234,567`.
-    static func grouped(_ value: some BinaryInteger) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
-    }
+    static func grouped(_ value: some BinaryInteger) -> String { NumberText.grouped(value) }
 
     /// `1` → `1st`, `2` → `2nd`, `1024` → `1,024th`.
     static func ordinal(_ value: Int) -> String {

@@ -83,7 +83,7 @@ struct HTMLReport {
                 text: "Showing the first \(ReportNumber.grouped(shown.count)) of "
                     + "\(ReportNumber.grouped(content.findings.count)) findings; findings.sarif and junit.xml list all.")
         }
-        for finding in shown {
+        for (index, finding) in shown.enumerated() {
             let severity = finding.severity.rawValue
             page.open("article", ["class": "finding \(severity)", "data-kind": finding.kind.rawValue])
             page.raw("<div class=\"head\">")
@@ -102,6 +102,16 @@ struct HTMLReport {
                     page.raw("</li>")
                 }
                 page.raw("</ul>")
+            }
+            if content.isBaselined(finding) {
+                page.element("p", ["class": "note"], text: "In the baseline: a known finding, it does not fail the run.")
+            }
+            if index < content.findingTraces.count {
+                let traces = content.findingTraces[index]
+                let names = traces.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                page.element(
+                    "p", ["class": "note"],
+                    text: "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")
@@ -219,18 +229,19 @@ struct HTMLReport {
     }
 }
 
-/// How much of a big trace the HTML page embeds, so it stays quick to open.
-public struct ReportLimits: Hashable, Sendable {
+/// How much of a big trace the HTML page embeds, so it stays quick to open. Internal to the
+/// package: the defaults are what the page promises; tests lower them.
+package struct ReportLimits: Hashable, Sendable {
     /// At most this many rows in the event table (default 4,000).
-    public var maxEventRows: Int
+    package var maxEventRows: Int
     /// At most this many marbles per timeline row before updates are bucketed (default 20).
-    public var maxMarblesPerRow: Int
+    package var maxMarblesPerRow: Int
     /// At most this many timeline rows (default 200).
-    public var maxTimelineRows: Int
+    package var maxTimelineRows: Int
     /// At most this many findings drawn on the page (default 1,000; JUnit and SARIF list all).
-    public var maxFindings: Int
+    package var maxFindings: Int
 
-    public init(maxEventRows: Int = 4_000, maxMarblesPerRow: Int = 20, maxTimelineRows: Int = 200, maxFindings: Int = 1_000) {
+    package init(maxEventRows: Int = 4_000, maxMarblesPerRow: Int = 20, maxTimelineRows: Int = 200, maxFindings: Int = 1_000) {
         self.maxEventRows = max(4, maxEventRows)
         self.maxMarblesPerRow = max(2, maxMarblesPerRow)
         self.maxTimelineRows = max(1, maxTimelineRows)

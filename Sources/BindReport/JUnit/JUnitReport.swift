@@ -4,7 +4,8 @@ import BindAnalysis
 ///
 /// Each kind becomes a `<testsuite>`. A kind without findings has one passing test case; a kind
 /// with findings has one failing test case per finding (most JUnit consumers show only one
-/// `<failure>` per test case), named by its site and carrying `file` and `line` attributes.
+/// `<failure>` per test case), named by its site and carrying `file` and `line` attributes. A finding
+/// the baseline accepts is `<skipped>`, not failed and not passed.
 struct JUnitReport {
     let content: ReportContent
 
@@ -12,13 +13,16 @@ struct JUnitReport {
         let byKind = Dictionary(grouping: content.findings, by: \.kind)
         let kinds = Finding.Kind.allCases
         let total = kinds.reduce(0) { $0 + max(1, byKind[$1]?.count ?? 0) }
-        let failures = content.findings.count
+        let skipped = content.findings.filter(content.isBaselined).count
+        let failures = content.findings.count - skipped
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
+        xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" "
+        xml += "skipped=\"\(skipped)\">\n"
         for kind in kinds {
             let findings = byKind[kind] ?? []
+            let kindSkipped = findings.filter(content.isBaselined).count
             xml += "  <testsuite name=\"\(XMLText.escape(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
-            xml += "failures=\"\(findings.count)\" errors=\"0\" skipped=\"0\">\n"
+            xml += "failures=\"\(findings.count - kindSkipped)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
             xml += "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
             if findings.isEmpty {
                 xml += "    <testcase classname=\"bind-trace.\(kind.rawValue)\" name=\"no \(kind.rawValue)\"/>\n"
@@ -32,6 +36,11 @@ struct JUnitReport {
                     attributes += " file=\"\(XMLText.escape(file))\" line=\"\(line)\""
                 }
                 xml += "    <testcase \(attributes)>\n"
+                if content.isBaselined(finding) {
+                    let message = "in the baseline: \(finding.message)"
+                    xml += "      <skipped message=\"\(XMLText.escape(message))\"/>\n    </testcase>\n"
+                    continue
+                }
                 xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(XMLText.escape(finding.message))\">"
                 var body = finding.compilerStyle
                 for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }

@@ -1,3 +1,4 @@
+import BindOutput
 import BindAnalysis
 import BindTraceModel
 
@@ -19,7 +20,8 @@ struct SARIFReport {
                 ("defaultConfiguration", .object([("level", .string(level(kind.severity)))])),
             ])
         }
-        let results: [JSONValue] = content.findings.map { finding in
+        let results: [JSONValue] = content.findings.enumerated().map { index, finding in
+            let fingerprint = FindingFingerprint.of(finding)
             var members: [(String, JSONValue)] = [
                 ("ruleId", .string(finding.kind.rawValue)),
                 ("ruleIndex", .number(kinds.firstIndex(of: finding.kind) ?? 0)),
@@ -33,7 +35,16 @@ struct SARIFReport {
                 }
                 members.append(("relatedLocations", .array(related)))
             }
+            // Stable across runs and unrelated edits, so code scanning tells a new finding from an old one.
+            members.append(("partialFingerprints", .object([("bindFinding/\(FindingFingerprint.version)", .string(fingerprint))])))
+            if content.hasBaseline {
+                let known = content.baselinedFingerprints.contains(fingerprint)
+                members.append(("baselineState", .string(known ? "unchanged" : "new")))
+            }
             var properties: [(String, JSONValue)] = [("event", .number(Int(clamping: finding.event)))]
+            if index < content.findingTraces.count {
+                properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
+            }
             if !finding.outputs.isEmpty { properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) }))) }
             if !finding.subscriptions.isEmpty {
                 properties.append(("subscriptions", .array(finding.subscriptions.map { .number(Int(clamping: $0)) })))
@@ -56,7 +67,7 @@ struct SARIFReport {
             ("version", .string("2.1.0")),
             ("runs", .array([.object(run)])),
         ])
-        return document.rendered() + "\n"
+        return document.prettyText + "\n"
     }
 
     private func artifacts() -> [JSONValue] {

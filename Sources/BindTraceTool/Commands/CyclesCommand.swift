@@ -11,7 +11,7 @@ struct CyclesCommand: ParsableCommand {
     @OptionGroup var arguments: AnalysisArguments
 
     func run() throws {
-        let result = try arguments.analyze(kinds: [.feedbackCycle, .structuralCycle])
-        try FindingReport(path: arguments.file, result: result).print(format: arguments.format)
+        let run = try arguments.analyze(kinds: [.feedbackCycle, .structuralCycle])
+        try FindingReport(run: run, allowIncomplete: arguments.gate.allowIncomplete).print(format: arguments.format)
     }
 }

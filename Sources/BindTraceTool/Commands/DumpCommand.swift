@@ -1,22 +1,38 @@
 import ArgumentParser
+import BindOutput
 import BindTraceModel
 
-/// `bind-trace dump FILE`: every event as one JSON object per line.
+/// `bind-trace dump TRACE…`: every event as one JSON object per line.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Print every event as JSON Lines (one object per line), for grep and jq.")
+        abstract: "Print every event as JSON Lines (one object per line), for grep and jq.",
+        discussion: "With several traces, each line also names its trace (\"trace\": \"path\").")
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     func run() throws {
-        do {
-            let reader = try TraceReader(path: file)
-            while let event = try reader.next() { StandardOutput.shared.line(JSONLines.line(for: event)) }
-            for warning in reader.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
-        } catch {
-            throw ToolFailure(path: file, error)
+        let inputs = try traces.inputs()
+        for input in inputs {
+            // Several traces: the trace's path first in every object, so lines stay attributable.
+            let prefix = inputs.count > 1 ? "{\"trace\":\(JSONValue.quote(input.path))," : nil
+            do {
+                let reader = try TraceReader(path: input.path)
+                let progress = ProgressLine(path: input.path, mode: traces.progress)
+                var count: UInt64 = 0
+                while let event = try reader.next() {
+                    let line = JSONLines.line(for: event)
+                    StandardOutput.shared.jsonLine(prefix.map { $0 + line.dropFirst() } ?? line)
+                    count += 1
+                    progress.update(bytesRead: reader.bytesRead, events: count)
+                }
+                progress.finish()
+                for warning in reader.warnings {
+                    StandardError.write("bind-trace: \(input.path): warning: \(warning)")
+                }
+            } catch {
+                throw ToolFailure(path: input.path, error)
+            }
         }
     }
 }

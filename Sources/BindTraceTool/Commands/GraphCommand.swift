@@ -1,6 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 import BindGraph
+import BindOutput
 import Foundation
 
 /// `bind-trace graph FILE -o graph.svg`: the Outputs, their dependencies, subscribers and findings, drawn.
@@ -13,11 +14,12 @@ struct GraphCommand: ParsableCommand {
             green: derived); edges are styled by operator (see the legend); small dashed nodes are \
             subscribers. Leaks and cycles found by `check` are red, dangling binders grey, released \
             Outputs (--include-released) faded. Repeated identical structures are drawn once with ×N. \
-            Findings do not change the exit status: 0 when the graph was written, 2 when it could not be.
+            At most --max-nodes Output nodes are drawn (findings first); standard error says what was \
+            left out. Findings do not change the exit status: 0 when the graph was written, 2 when it \
+            could not be.
             """)
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     @Option(
         name: [.short, .customLong("output")],
@@ -39,42 +41,45 @@ struct GraphCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the graph as it stood right after this event.", valueName: "seq"))
     var at: UInt64?
 
+    @Option(
+        help: ArgumentHelp(
+            "Draw at most this many Output nodes, those with findings first; the rest are left out and counted.",
+            valueName: "count"))
+    var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
+
     @Flag(help: "Also draw Outputs already released (faded).")
     var includeReleased = false
 
-    @Flag(help: "Also mark what is still bound or alive when the trace ends, as leaks \"at exit\".")
-    var atExit = false
-
-    @Option(
-        name: .customLong("scope"),
-        help: ArgumentHelp(
-            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
-    var focusScope: UInt64?
+    @OptionGroup var judging: JudgingOptions
 
     func validate() throws {
+        if maxNodes < 1 { throw ValidationError("--max-nodes takes a positive count, not \(maxNodes)") }
         if format.graphFormat.isText == false, output == nil || output == "-" {
             throw ValidationError("\(format.rawValue) is binary: name a file with -o")
         }
     }
 
     func run() throws {
-        let options = AnalysisOptions(
-            atExit: atExit, focusScope: focusScope, keepsReleasedOutputs: includeReleased, stateAt: at)
-        let result: AnalysisResult
-        do {
-            result = try TraceAnalyzer.analyze(path: file, options: options)
-        } catch {
-            throw ToolFailure(path: file, error)
-        }
-        result.reportProblems(path: file)
+        let file = try traces.single("graph")
+        var options = judging.options()
+        options.keepsReleasedOutputs = includeReleased
+        options.stateAt = at
+        let run = try TraceRun.analyze(
+            [TraceInputs.Input(path: file, isExplicit: true)], options: options, progress: traces.progress)
+        let result = run.traces[0].result
+        run.reportProblems()
         if let at, at > result.summary.events {
             throw ToolFailure("\(file): there is no event \(at) (the trace has \(result.summary.events))")
         }
 
         let moment = at.map { "after event #\($0)" } ?? "at the end (event #\(result.summary.events))"
         let builder = TraceGraphBuilder(
-            title: "\(Self.fileName(file)): Outputs \(moment)", clustering: cluster, collapsing: collapse)
+            title: "\(Self.fileName(file)): Outputs \(moment)", clustering: cluster, collapsing: collapse,
+            maximumNodes: maxNodes)
         let graph = builder.build(result.state, findings: result.findings)
+        if let omitted = graph.omissionNote(maximumNodes: maxNodes) {
+            StandardError.write("bind-trace: \(file): graph: \(omitted) (raise with --max-nodes)")
+        }
         let renderer = GraphvizRenderer()
         let rendered: RenderedGraph
         do {
@@ -86,10 +91,9 @@ struct GraphCommand: ParsableCommand {
 
         if let output, output != "-" {
             do {
-                // Foundation's atomic write: a temporary file in the same directory, then rename.
-                try rendered.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try AtomicFile.write(bytes: [UInt8](rendered.data), to: output)
             } catch {
-                throw ToolFailure("\(output): cannot write: \((error as NSError).localizedDescription)")
+                throw ToolFailure("\(output): cannot write: \(error.reason)")
             }
         } else {
             StandardOutput.shared.write(String(decoding: rendered.data, as: UTF8.self))

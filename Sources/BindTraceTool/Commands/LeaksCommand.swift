@@ -17,7 +17,7 @@ struct LeaksCommand: ParsableCommand {
     static let kinds: Set<Finding.Kind> = [.leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder]
 
     func run() throws {
-        let result = try arguments.analyze(kinds: Self.kinds)
-        try FindingReport(path: arguments.file, result: result).print(format: arguments.format)
+        let run = try arguments.analyze(kinds: Self.kinds)
+        try FindingReport(run: run, allowIncomplete: arguments.gate.allowIncomplete).print(format: arguments.format)
     }
 }

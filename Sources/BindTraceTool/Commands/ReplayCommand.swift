@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bind
 import BindAnalysis
+import BindOutput
 import BindTraceModel
 
 /// `bind-trace replay FILE`: the story of the trace, nested by cause, or the state at one moment.
@@ -14,8 +15,7 @@ struct ReplayCommand: ParsableCommand {
             matching Output.
             """)
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     @Option(help: ArgumentHelp("Show the state right after this event instead of the story.", valueName: "seq"))
     var at: UInt64?
@@ -32,6 +32,22 @@ struct ReplayCommand: ParsableCommand {
     private var isFiltered: Bool { !outputs.isEmpty || label != nil || site != nil }
 
     func run() throws {
+        if at != nil {
+            try replay(try traces.single("replay --at"))
+            return
+        }
+        let inputs = try traces.inputs()
+        for (index, input) in inputs.enumerated() {
+            if inputs.count > 1 {
+                if index > 0 { StandardOutput.shared.line() }
+                StandardOutput.shared.line("== \(input.path) ==")
+            }
+            try replay(input.path)
+        }
+    }
+
+    /// Tells the story of one trace, or prints its state at `--at`.
+    private func replay(_ file: String) throws {
         let replay = Replay()
         let reader: TraceReader
         do {
@@ -39,6 +55,8 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ToolFailure(path: file, error)
         }
+        let progress = ProgressLine(path: file, mode: traces.progress)
+        var count: UInt64 = 0
         let story = StoryTeller(replay: replay)
         var reached = at == 0
         do {
@@ -46,6 +64,8 @@ struct ReplayCommand: ParsableCommand {
                 // The state before the first event: nothing.
             } else {
                 while let event = try reader.next() {
+                    count += 1
+                    progress.update(bytesRead: reader.bytesRead, events: count)
                     if let at {
                         replay.apply(event)
                         if event.sequence == at {
@@ -56,7 +76,7 @@ struct ReplayCommand: ParsableCommand {
                     }
                     let line = story.describe(event)
                     replay.apply(event)
-                    if !isFiltered || matches(line.outputs, sites: line.sites) {
+                    if !isFiltered || matches(line.outputs, sites: line.sites, labels: story.labels) {
                         StandardOutput.shared.line(story.format(event, line, depth: replay.lastDepth))
                     }
                 }
@@ -64,6 +84,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ToolFailure(path: file, error)
         }
+        progress.finish()
         for warning in reader.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
         for error in replay.errors.prefix(20) { StandardError.write("bind-trace: \(file): inconsistent trace: \(error)") }
         if let at {
@@ -74,13 +95,13 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    private func matches(_ ids: [UInt64], sites: [SourceSite]) -> Bool {
+    private func matches(_ ids: [UInt64], sites: [SourceSite], labels: [UInt64: String] = [:]) -> Bool {
         if !outputs.isEmpty, ids.contains(where: outputs.contains) { return true }
         if let site, sites.contains(where: { $0.description.contains(site) }) { return true }
         if let label {
             return ids.contains { id in
                 // The label as it is now: the replay knows it while the Output lives.
-                StoryTeller.currentLabels[id]?.contains(label) == true
+                labels[id]?.contains(label) == true
             }
         }
         return false
@@ -143,8 +164,13 @@ final class StoryTeller {
     }
 
     let replay: Replay
-    /// Labels of live Outputs, for `--label` (kept here: the filter runs after the event is applied).
-    nonisolated(unsafe) static var currentLabels: [UInt64: String] = [:]
+    /// Labels of live Outputs, for `--label` (kept here: the filter runs after the event is applied,
+    /// when a released Output is gone from the replay).
+    private(set) var labels: [UInt64: String] = [:]
+
+    /// Indentation stops growing at this depth; deeper lines say their depth instead (`… depth 1,024`),
+    /// so a 100,000-deep causal chain prints in output linear in its events.
+    static let maximumIndentDepth = 32
 
     init(replay: Replay) { self.replay = replay }
 
@@ -154,7 +180,7 @@ final class StoryTeller {
         switch event.kind {
         case .outputCreated(let creation):
             let name = OutputStateName.name(creation)
-            if let label = creation.label { Self.currentLabels[creation.output] = label }
+            if let label = creation.label { labels[creation.output] = label }
             line = Line(
                 text: creation.preexisting
                     ? "existing \(name) from \(creation.site) (created before the recording)"
@@ -193,7 +219,7 @@ final class StoryTeller {
                 outputs: state.map { [$0.output] } ?? [], sites: state.map { [$0.site] } ?? [])
         case .released(let output):
             line = Line(text: "release \(name(output))", outputs: [output], sites: siteOf(output))
-            Self.currentLabels[output] = nil
+            labels[output] = nil
         case .scopeBegan(let id, _, let name, let site):
             line = Line(text: "begin scope '\(name)' (#\(id)) at \(site)", outputs: [], sites: [site])
         case .scopeEnded(let id):
@@ -202,7 +228,7 @@ final class StoryTeller {
             line = Line(text: "mark '\(name)'", outputs: [], sites: [])
         case .labeled(let output, let label):
             line = Line(text: "label \(name(output)) '\(label)'", outputs: [output], sites: siteOf(output))
-            Self.currentLabels[output] = label
+            labels[output] = label
         }
         if let cause = event.kind.cause, let subscription = replay.subscriptionState(cause.subscription) {
             line.via = "via \(subscription.id) at \(subscription.site)"
@@ -217,10 +243,14 @@ final class StoryTeller {
         let paddedSequence = sequence + String(repeating: " ", count: max(1, 9 - sequence.count))
         let seconds = Double(event.time) / 1e9
         let time = String(Int(seconds)) + "." + fraction(seconds)
-        let indent = String(repeating: "  ", count: depth)
+        var indent = String(repeating: "  ", count: min(depth, Self.maximumIndentDepth))
+        if depth > Self.maximumIndentDepth { indent += "… depth \(Self.grouped(depth)) " }
         let via = line.via.map { "   ← \($0)" } ?? ""
         return "\(paddedSequence)\(time)  t\(event.thread)  \(indent)\(line.text)\(via)"
     }
+
+    /// `1024` as `1,024`.
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     private func fraction(_ seconds: Double) -> String {
         let micros = Int(((seconds - Double(Int(seconds))) * 1e6).rounded()) % 1_000_000

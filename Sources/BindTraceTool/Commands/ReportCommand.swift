@@ -1,7 +1,9 @@
 import ArgumentParser
 import BindAnalysis
 import BindGraph
+import BindOutput
 import BindReport
+import BindTraceModel
 
 /// `bind-trace report FILE -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
 struct ReportCommand: ParsableCommand {
@@ -16,25 +18,19 @@ struct ReportCommand: ParsableCommand {
             --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable directory.
             """)
 
-    @Argument(help: "The trace file to read.")
-    var file: String
+    @OptionGroup var traces: TraceOptions
 
     @Option(
         name: [.short, .customLong("output")],
-        help: ArgumentHelp("The directory to write into (created if needed).", valueName: "dir"))
+        help: ArgumentHelp("The directory to write into (replaced as a whole; created if needed).", valueName: "dir"))
     var output: String = "bind-report"
 
     @Option(help: "Which findings fail the run (exit status 1): warning (any), error (cycles only) or none.")
     var failOn: FailOn = .warning
 
-    @Flag(help: "Also report what is still bound or alive when the trace ends, as leaks \"at exit\".")
-    var atExit = false
-
-    @Option(
-        name: .customLong("scope"),
-        help: ArgumentHelp(
-            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
-    var focusScope: UInt64?
+    @OptionGroup var judging: JudgingOptions
+    @OptionGroup var gate: GateOptions
+    @OptionGroup var baselineOptions: BaselineOptions
 
     @Option(
         help: ArgumentHelp("The repository's root as a file:// URI, recorded in SARIF as SRCROOT.", valueName: "uri"))
@@ -59,6 +55,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Draw repeated identical structures as one ×N node: auto (3 or more), always, never.")
     var collapse: TraceGraphBuilder.Collapsing = .automatic
 
+    @Option(help: ArgumentHelp("Leave the graph out above this many nodes.", valueName: "count"))
+    var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
+
     func validate() throws {
         for mapping in modulePaths where !mapping.contains("=") || mapping.hasPrefix("=") {
             throw ValidationError("--module-path takes Module=dir, not '\(mapping)'")
@@ -66,39 +65,130 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let inputs = try traces.inputs()
+        let baseline = try baselineOptions.read()
+        var reports: [(path: String, report: TraceReport)] = []
+        for input in inputs {
+            guard let report = try read(input, details: inputs.count == 1) else { continue }
+            reports.append((input.path, report))
+        }
+        guard !reports.isEmpty else {
+            throw ToolFailure("\(traces.traces.joined(separator: " ")): no Bind trace among these files")
+        }
+        var content = reports.count == 1 ? reports[0].report.content : Self.merged(reports)
+        let merged = Self.mergedFindings(reports)
+        content.findings = merged.map(\.finding)
+        if reports.count > 1 { content.findingTraces = merged.map(\.traces) }
+        var accepted = baseline?.fingerprints ?? []
+        if let path = baselineOptions.writeBaseline {
+            try Baseline.write(merged, to: path)
+            accepted = Set(merged.map(\.fingerprint))
+        }
+        content.hasBaseline = baseline != nil || baselineOptions.writeBaseline != nil
+        content.baselinedFingerprints = accepted
+        try write(content)
+
+        let incomplete = reports.filter { !$0.report.isComplete || !$0.report.warnings.isEmpty }
+        for (path, report) in incomplete where !gate.allowIncomplete {
+            let reason = report.warnings.isEmpty ? "no end record: the process did not stop normally" : "cut short"
+            StandardError.write(
+                "bind-trace: \(path): incomplete trace: \(reason); findings may be missing or false "
+                    + "(exit 3; --allow-incomplete judges it anyway)")
+        }
+        let failing = content.findings.filter { !accepted.contains(FindingFingerprint.of($0)) }
+        let count = content.findings.count == 1 ? "1 finding" : "\(content.findings.count) findings"
+        let known = accepted.isEmpty ? "" : ", \(content.findings.count - failing.count) in the baseline"
+        let subject = reports.count == 1 ? reports[0].path : "\(reports.count) traces"
+        let graph = reports.count > 1 ? "no graph: one per process with bind-trace graph"
+            : reports[0].report.graphNote.map { "graph \($0)" } ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
+        StandardError.write("bind-trace: \(subject): report with \(count)\(known) → \(output)/index.html (\(graph))")
+        if !incomplete.isEmpty && !gate.allowIncomplete { throw ExitCode(3) }
+        let status = failOn.exitStatus(for: failing)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Reads one trace into a report; `nil` for a file found by a pattern that is not a trace.
+    private func read(_ input: TraceInputs.Input, details: Bool) throws -> TraceReport? {
         var options = TraceReportOptions(
-            analysis: AnalysisOptions(atExit: atExit, focusScope: focusScope),
-            graph: TraceGraphBuilder(clustering: cluster, collapsing: collapse), graphLayout: layout.graphLayout)
-        options.title = "Bind trace: \(GraphCommand.fileName(file))"
+            analysis: judging.options(),
+            graph: TraceGraphBuilder(clustering: cluster, collapsing: collapse), graphLayout: layout.graphLayout,
+            maximumGraphNodes: maxNodes)
+        options.title = "Bind trace: \(GraphCommand.fileName(input.path))"
         options.includesReleasedOutputs = includeReleased
+        options.includesDetails = details
+        let progress = ProgressLine(path: input.path, mode: traces.progress, passes: details ? 2 : 1)
+        defer { progress.finish() }
         let report: TraceReport
         do {
-            report = try ReportContent.build(fromTrace: file, options: options)
+            report = try ReportContent.build(fromTrace: input.path, options: options) { pass, reader, events in
+                progress.update(pass: pass, bytesRead: reader.bytesRead, events: events)
+            }
+        } catch .notATrace where !input.isExplicit {
+            StandardError.write("bind-trace: \(input.path): warning: skipped: not a Bind trace")
+            return nil
         } catch {
-            throw ToolFailure(path: file, error)
+            throw ToolFailure(path: input.path, error)
         }
-        for warning in report.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
+        progress.finish()
+        for warning in report.warnings { StandardError.write("bind-trace: \(input.path): warning: \(warning)") }
         for error in report.traceErrors.prefix(20) {
-            StandardError.write("bind-trace: \(file): inconsistent trace: \(error)")
+            StandardError.write("bind-trace: \(input.path): inconsistent trace: \(error)")
         }
+        return report
+    }
 
+    private func write(_ content: ReportContent) throws {
         var sources = SourceLocationMapping(sourceRootURI: sourceRoot)
         for mapping in modulePaths {
             let parts = mapping.split(separator: "=", maxSplits: 1)
             sources.modulePaths[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         do {
-            try ReportWriter.write(report.content, to: output, options: ReportOptions(sources: sources))
+            try ReportWriter.write(content, to: output, options: ReportOptions(sources: sources))
         } catch {
             throw ToolFailure("\(error)")
         }
+    }
 
-        let findings = report.content.findings
-        let count = findings.count == 1 ? "1 finding" : "\(findings.count) findings"
-        let graph = report.graphNote.map { "graph \($0)" } ?? "graph: \(report.graphDescription ?? "drawn")"
-        StandardError.write("bind-trace: \(file): report with \(count) → \(output)/index.html (\(graph))")
-        let status = failOn.exitStatus(for: findings)
-        if status != 0 { throw ExitCode(status) }
+    /// The findings of every trace, merged by fingerprint, in site order.
+    private static func mergedFindings(_ reports: [(path: String, report: TraceReport)]) -> [MergedFinding] {
+        var index: [String: Int] = [:]
+        var merged: [MergedFinding] = []
+        for (path, report) in reports {
+            for finding in report.content.findings {
+                let fingerprint = FindingFingerprint.of(finding)
+                if let existing = index[fingerprint] {
+                    if merged[existing].traces.last != path { merged[existing].traces.append(path) }
+                } else {
+                    index[fingerprint] = merged.count
+                    merged.append(MergedFinding(finding: finding, fingerprint: fingerprint, traces: [path]))
+                }
+            }
+        }
+        return merged.sorted { Finding.siteOrder($0.finding, $1.finding) }
+    }
+
+    /// One report for the traces of a whole run: figures summed, one row per trace; no graph, timeline
+    /// or event table (those are per process: `bind-trace graph`, `bind-trace replay`).
+    private static func merged(_ reports: [(path: String, report: TraceReport)]) -> ReportContent {
+        var content = ReportContent(
+            title: "Bind traces: \(reports.count) processes", traceFile: reports.map(\.path).joined(separator: ", "))
+        let events = reports.reduce(UInt64(0)) { $0 + $1.report.summary.events }
+        let incomplete = reports.filter { !$0.report.isComplete || !$0.report.warnings.isEmpty }.count
+        content.summary = [
+            .init(label: "traces (processes)", value: NumberText.grouped(reports.count)),
+            .init(label: "events", value: NumberText.grouped(events)),
+        ]
+        if incomplete > 0 { content.summary.append(.init(label: "traces not read whole", value: "\(incomplete)")) }
+        for (path, report) in reports {
+            let name = GraphCommand.fileName(path)
+            let findings = report.content.findings.count
+            content.summary.append(
+                .init(
+                    label: "\(name): \(NumberText.grouped(report.summary.events)) events",
+                    value: findings == 1 ? "1 finding" : "\(findings) findings"))
+        }
+        return content
     }
 }
 

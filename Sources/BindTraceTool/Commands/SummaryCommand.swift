@@ -1,3 +1,4 @@
+import BindOutput
 import ArgumentParser
 import BindAnalysis
 import BindTraceModel
@@ -7,32 +8,45 @@ struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Count events by kind and Outputs by kind, list the busiest sites, and the duration.",
-        discussion: "Exits 0 whatever the findings: run check to gate on them.")
+        discussion: """
+            With several traces (one per process), one block per trace. Exits 0 whatever the findings \
+            and however complete the traces: run check to gate on them.
+            """)
 
     @OptionGroup var arguments: AnalysisArguments
 
     func run() throws {
-        let result = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
-        result.reportProblems(path: arguments.file)
-        let summary = result.summary
+        let run = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
+        run.reportProblems()
         switch arguments.format {
         case .json:
-            var report = FindingReport(path: arguments.file, result: result).json()
+            var report = FindingReport(run: run).json()
             if case .object(var members) = report {
-                members.append(("trace", json(summary)))
+                if run.traces.count == 1 { members.append(("trace", json(run.traces[0].result.summary))) }
+                members.append(
+                    (
+                        "processes",
+                        .array(
+                            run.traces.map { trace in
+                                .object([("file", .string(trace.path)), ("trace", json(trace.result.summary))])
+                            })
+                    ))
                 report = .object(members)
             }
-            StandardOutput.shared.line(report.text)
+            StandardOutput.shared.jsonLine(report.compactText)
         case .text:
-            printText(summary)
+            for (index, trace) in run.traces.enumerated() {
+                if index > 0 { StandardOutput.shared.line() }
+                printText(trace.result.summary, path: trace.path)
+            }
         }
     }
 
-    private func printText(_ summary: TraceSummary) {
+    private func printText(_ summary: TraceSummary, path: String) {
         let out = StandardOutput.shared
         let seconds = Double(summary.duration) / 1e9
         out.line(
-            "\(arguments.file): \(summary.events) events in \(formatted(seconds)) s on \(summary.threads) "
+            "\(path): \(summary.events) events in \(formatted(seconds)) s on \(summary.threads) "
                 + "thread\(summary.threads == 1 ? "" : "s")\(summary.isComplete ? "" : " (incomplete)")")
         out.line("events by kind:")
         for (kind, count) in summary.eventsByKind { out.line("  \(pad(kind, 14)) \(count)") }
@@ -67,7 +81,7 @@ struct SummaryCommand: ParsableCommand {
             ),
             ("durationNanoseconds", .uint(summary.duration)),
             ("threads", .uint(UInt64(summary.threads))),
-            ("liveOutputs", .int(Int64(summary.liveOutputs))),
+            ("liveOutputs", .number(summary.liveOutputs)),
             ("boundSubscriptions", .int(Int64(summary.boundSubscriptions))),
         ])
     }

@@ -1,61 +1,120 @@
 import ArgumentParser
 import BindAnalysis
+import BindOutput
 import BindTraceModel
 
-/// Prints findings for editors, CI logs and scripts, and chooses the exit status.
+/// Prints the findings of a run for editors, CI logs and scripts, and chooses the exit status:
+/// 3 when a trace could not be read whole (unless `--allow-incomplete`), else 1 when a finding not
+/// in the baseline remains, else 0.
 struct FindingReport {
-    let path: String
-    let result: AnalysisResult
+    let run: TraceRun
+    var baseline: Baseline?
+    var allowIncomplete = false
 
-    /// Prints the report and throws `ExitCode(1)` when there are findings.
+    /// The findings that count against the run (not in the baseline).
+    var failing: [MergedFinding] { run.findings.filter { baseline?.contains($0) != true } }
+    var baselined: [MergedFinding] { run.findings.filter { baseline?.contains($0) == true } }
+
+    /// Prints the report and throws `ExitCode(3)` or `ExitCode(1)` as described above.
     func print(format: OutputFormat) throws {
-        result.reportProblems(path: path)
+        run.reportProblems(allowIncomplete: allowIncomplete)
         switch format {
         case .text: printText()
-        case .json: StandardOutput.shared.line(json().text)
+        case .json: StandardOutput.shared.jsonLine(json().compactText)
         }
-        if !result.findings.isEmpty { throw ExitCode(1) }
+        try exitStatus()
+    }
+
+    /// Throws the status the run ends with (see the type's summary).
+    func exitStatus() throws {
+        if !allowIncomplete && !run.incompleteTraces.isEmpty { throw ExitCode(3) }
+        if !failing.isEmpty { throw ExitCode(1) }
     }
 
     private func printText() {
         let out = StandardOutput.shared
-        for finding in result.findings {
+        let several = run.traces.count > 1
+        for merged in failing {
+            let finding = merged.finding
             out.line(finding.compilerStyle)
             for related in finding.related {
                 out.line("    \(related.site.file):\(related.site.line): note: \(related.note)")
             }
+            if several { out.line("    note: \(Self.seenIn(merged, of: run.traces.count))") }
         }
-        let events = "\(result.summary.events) events"
-        if result.findings.isEmpty {
-            out.line("bind-trace: \(path): no findings (\(events))")
+        let events = run.traces.reduce(UInt64(0)) { $0 + $1.result.summary.events }
+        let subject = several ? "\(run.traces.count) traces" : run.traces[0].path
+        let known = baselined.isEmpty ? "" : "; \(baselined.count) more in the baseline"
+        if failing.isEmpty {
+            out.line("bind-trace: \(subject): no findings\(baselined.isEmpty ? "" : " not in the baseline") (\(events) events\(known))")
         } else {
-            let counts = result.summary.findingsByKind.map { "\($0.count) \($0.kind.rawValue)" }
-            let total = result.findings.count == 1 ? "1 finding" : "\(result.findings.count) findings"
-            out.line("bind-trace: \(path): \(total) (\(counts.joined(separator: ", "))) in \(events)")
+            let byKind = Dictionary(grouping: failing, by: \.finding.kind).sorted { $0.key < $1.key }
+            let counts = byKind.map { "\($0.value.count) \($0.key.rawValue)" }
+            let total = failing.count == 1 ? "1 finding" : "\(failing.count) findings"
+            out.line("bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(events) events\(known)")
         }
+    }
+
+    /// `seen in 2 of 5 traces: app-12.trace, app-13.trace`.
+    static func seenIn(_ merged: MergedFinding, of total: Int) -> String {
+        let names = merged.traces.prefix(5).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let more = merged.traces.count > 5 ? ", …" : ""
+        return "seen in \(merged.traces.count) of \(total) traces: \(names.joined(separator: ", "))\(more)"
     }
 
     func json() -> JSONValue {
         .object([
-            ("findings", .array(result.findings.map(Self.json))),
+            ("findings", .array(run.findings.map { json($0) })),
             ("summary", summaryJSON()),
-            ("traceErrors", .array(result.traceErrors.map(Self.json))),
-            ("warnings", .array(result.warnings.map { .object([("offset", .int(Int64($0.offset))), ("message", .string($0.message))]) })),
+            ("traces", .array(run.traces.map(Self.json))),
+            ("traceErrors", .array(run.traces.flatMap { $0.result.traceErrors.map(Self.json) })),
+            (
+                "warnings",
+                .array(
+                    run.traces.flatMap { trace in
+                        trace.result.warnings.map {
+                            .object([("file", .string(trace.path)), ("offset", .number($0.offset)), ("message", .string($0.message))])
+                        }
+                    })
+            ),
         ])
     }
 
     private func summaryJSON() -> JSONValue {
-        let summary = result.summary
-        return .object([
-            ("file", .string(path)),
-            ("events", .uint(summary.events)),
-            ("findings", .int(Int64(result.findings.count))),
-            ("byKind", .object(summary.findingsByKind.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
-            ("errors", .int(Int64(result.findings.filter { $0.severity == .error }.count))),
-            ("warnings", .int(Int64(result.findings.filter { $0.severity == .warning }.count))),
-            ("traceErrors", .int(Int64(summary.traceErrors))),
-            ("complete", .bool(summary.isComplete)),
-            ("durationNanoseconds", .uint(summary.duration)),
+        let findings = run.findings.map(\.finding)
+        let byKind = Dictionary(grouping: failing, by: \.finding.kind).sorted { $0.key < $1.key }
+        var members: [(String, JSONValue)] = []
+        if run.traces.count == 1 { members.append(("file", .string(run.traces[0].path))) }
+        members += [
+            ("files", .array(run.traces.map { .string($0.path) })),
+            ("events", .uint(run.traces.reduce(0) { $0 + $1.result.summary.events })),
+            ("findings", .number(failing.count)),
+            ("baselined", .number(baselined.count)),
+            ("byKind", .object(byKind.map { ($0.key.rawValue, .number($0.value.count)) })),
+            ("errors", .number(findings.filter { $0.severity == .error }.count)),
+            ("warnings", .number(findings.filter { $0.severity == .warning }.count)),
+            ("traceErrors", .number(run.traces.reduce(0) { $0 + $1.result.summary.traceErrors })),
+            ("complete", .bool(run.incompleteTraces.isEmpty)),
+            ("durationNanoseconds", .uint(run.traces.map(\.result.summary.duration).max() ?? 0)),
+        ]
+        return .object(members)
+    }
+
+    private func json(_ merged: MergedFinding) -> JSONValue {
+        guard case .object(var members) = Self.json(merged.finding) else { return .null }
+        members += [
+            ("fingerprint", .string(merged.fingerprint)),
+            ("baselined", .bool(baseline?.contains(merged) == true)),
+            ("traces", .array(merged.traces.map { .string($0) })),
+        ]
+        return .object(members)
+    }
+
+    static func json(_ trace: TraceAnalysis) -> JSONValue {
+        .object([
+            ("file", .string(trace.path)), ("events", .uint(trace.result.summary.events)),
+            ("findings", .number(trace.result.findings.count)), ("complete", .bool(trace.incompleteness == nil)),
+            ("incomplete", trace.incompleteness.map { .string($0) } ?? .null),
         ])
     }
 
@@ -88,7 +147,41 @@ struct FindingReport {
     static func json(_ error: TraceError) -> JSONValue {
         .object([
             ("kind", .string(error.kind.rawValue)), ("event", .uint(error.sequence)),
-            ("offset", .int(Int64(error.offset))), ("message", .string(error.message)),
+            ("offset", .number(error.offset)), ("message", .string(error.message)),
         ])
+    }
+}
+
+extension TraceRun {
+    /// Prints each trace's warnings, inconsistencies and, for gates, why it is incomplete, to
+    /// standard error, one line each.
+    func reportProblems(allowIncomplete: Bool? = nil) {
+        for trace in traces {
+            trace.result.reportProblems(path: trace.path)
+            guard let allowIncomplete, let reason = trace.incompleteness else { continue }
+            if !allowIncomplete {
+                StandardError.write(
+                    "bind-trace: \(trace.path): incomplete trace: \(reason); findings may be missing or false "
+                        + "(exit 3; --allow-incomplete judges it anyway)")
+            } else if trace.result.warnings.isEmpty {
+                StandardError.write("bind-trace: \(trace.path): warning: incomplete trace: \(reason)")
+            }
+        }
+    }
+}
+
+extension AnalysisResult {
+    /// Prints warnings and trace errors to standard error, one line each.
+    func reportProblems(path: String) {
+        for warning in warnings {
+            StandardError.write("bind-trace: \(path): warning: \(warning)")
+        }
+        for error in traceErrors.prefix(20) {
+            StandardError.write("bind-trace: \(path): inconsistent trace: \(error)")
+        }
+        let more = summary.traceErrors - min(traceErrors.count, 20)
+        if more > 0 {
+            StandardError.write("bind-trace: \(path): \(more) more inconsistencies not shown")
+        }
     }
 }

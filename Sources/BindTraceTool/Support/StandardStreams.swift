@@ -1,3 +1,5 @@
+import BindOutput
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,10 +25,17 @@ final class StandardOutput: @unchecked Sendable {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Writes one line. Control characters from the trace (escape sequences, newlines inside a
-    /// label) are shown as `\u{1B}`: a trace must not drive the terminal or split a line.
+    /// Writes one line through ``TerminalText``: control characters, escape sequences, bidirectional
+    /// overrides and newlines from the trace show as `\u{1B}`, and a line that starts like a CI command
+    /// (`::error::`) is defused. A trace must not drive the terminal, split a line or talk to CI.
     func line(_ text: String = "") {
-        write(TerminalText.safe(text))
+        write(TerminalText.line(text))
+        write("\n")
+    }
+
+    /// Writes one line of JSON: the same escaper, spelling what it escapes as JSON `\u001b`.
+    func jsonLine(_ text: String) {
+        write(TerminalText.line(text, spelling: .json))
         write("\n")
     }
 
@@ -48,11 +57,24 @@ final class StandardOutput: @unchecked Sendable {
     }
 }
 
-/// Standard error, one line per call.
+/// Standard error, one line per call, escaped by the same ``TerminalText`` as standard output.
 enum StandardError {
+    /// Writes `line` as exactly one line: whatever came from the trace cannot start another.
     static func write(_ line: String) {
+        writeRaw(TerminalText.line(line.hasSuffix("\n") ? String(line.dropLast()) : line) + "\n")
+    }
+
+    /// Writes the argument parser's own messages (usage, help), which span several lines: each line
+    /// is escaped on its own.
+    static func writeLines(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.line(String($0)) }
+        writeRaw(lines.joined(separator: "\n") + (text.hasSuffix("\n") ? "" : "\n"))
+    }
+
+    /// Writes `text` as it is (progress lines with their carriage return).
+    static func writeRaw(_ text: String) {
         StandardOutput.shared.flush()
-        let bytes = Array((line.hasSuffix("\n") ? line : line + "\n").utf8)
+        let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -68,22 +90,4 @@ enum StandardError {
 /// The C library's `write`.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
-}
-
-/// Text made safe to print on a terminal or in a CI log, one line per call.
-enum TerminalText {
-    static func safe(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value) {
-                result += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }

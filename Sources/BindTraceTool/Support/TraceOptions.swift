@@ -10,47 +10,72 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 }
 
-/// The options of every command that judges a trace.
-struct AnalysisArguments: ParsableArguments {
-    @Argument(help: "The trace file to read.")
-    var file: String
+/// The traces a command reads and how it shows progress: the options every command shares.
+struct TraceOptions: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp(
+            "Trace files, directories (their *.trace files) or glob patterns; several traces are one run.",
+            valueName: "trace"))
+    var traces: [String]
 
-    @Option(help: "Output format: text (compiler style) or json (one object).")
-    var format: OutputFormat = .text
+    @Option(help: "Progress on standard error while reading: auto (on a terminal only), always, never.")
+    var progress: ProgressMode = .auto
 
+    /// The trace files, expanded (see ``TraceInputs``).
+    func inputs() throws(ToolFailure) -> [TraceInputs.Input] {
+        try TraceInputs.expand(traces)
+    }
+
+    /// The one trace of a command that reads one: several are a usage error naming them.
+    func single(_ command: String) throws(ToolFailure) -> String {
+        let inputs = try inputs()
+        guard inputs.count == 1, let input = inputs.first else {
+            throw ToolFailure(
+                "\(command) reads one trace at a time; \(traces.joined(separator: " ")) names \(inputs.count)")
+        }
+        return input.path
+    }
+}
+
+/// What to judge, for every command that reports findings.
+struct JudgingOptions: ParsableArguments {
     @Flag(help: "Also report what is still bound or alive when the trace ends, as leaks \"at exit\".")
     var atExit = false
 
     @Option(
         name: .customLong("scope"),
         help: ArgumentHelp(
-            "Judge only what belongs to the scope with this id and the scopes nested in it.",
-            valueName: "id"))
+            "Judge only what belongs to the scope with this id and the scopes nested in it.", valueName: "id"))
     var focusScope: UInt64?
 
-    /// Reads and analyses the trace, judging only `kinds`; a read failure becomes a ``ToolFailure``.
-    func analyze(kinds: Set<Finding.Kind>) throws -> AnalysisResult {
-        let options = AnalysisOptions(atExit: atExit, focusScope: focusScope, kinds: kinds)
-        do {
-            return try TraceAnalyzer.analyze(path: file, options: options)
-        } catch {
-            throw ToolFailure(path: file, error)
-        }
+    func options(kinds: Set<Finding.Kind> = Set(Finding.Kind.allCases)) -> AnalysisOptions {
+        AnalysisOptions(atExit: atExit, focusScope: focusScope, kinds: kinds)
     }
 }
 
-extension AnalysisResult {
-    /// Prints warnings and trace errors to standard error, one line each.
-    func reportProblems(path: String) {
-        for warning in warnings {
-            StandardError.write("bind-trace: \(path): warning: \(warning)")
-        }
-        for error in traceErrors.prefix(20) {
-            StandardError.write("bind-trace: \(path): inconsistent trace: \(error)")
-        }
-        let more = summary.traceErrors - min(traceErrors.count, 20)
-        if more > 0 {
-            StandardError.write("bind-trace: \(path): \(more) more inconsistencies not shown")
-        }
+/// Whether a gate accepts traces it could not read whole.
+struct GateOptions: ParsableArguments {
+    @Flag(
+        help: """
+            Judge traces that were cut short, lack their end record or lost events, instead of failing \
+            with exit status 3.
+            """)
+    var allowIncomplete = false
+}
+
+/// The options of every command that judges traces: `check`, `leaks`, `cycles`, `summary`.
+struct AnalysisArguments: ParsableArguments {
+    @OptionGroup var traces: TraceOptions
+
+    @Option(help: "Output format: text (compiler style) or json (one object).")
+    var format: OutputFormat = .text
+
+    @OptionGroup var judging: JudgingOptions
+
+    @OptionGroup var gate: GateOptions
+
+    /// Reads and analyses every trace, judging only `kinds`.
+    func analyze(kinds: Set<Finding.Kind>) throws(ToolFailure) -> TraceRun {
+        try TraceRun.analyze(try traces.inputs(), options: judging.options(kinds: kinds), progress: traces.progress)
     }
 }

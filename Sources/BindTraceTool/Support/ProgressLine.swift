@@ -1,0 +1,108 @@
+import ArgumentParser
+import BindOutput
+import BindTraceModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// When to show progress.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    /// On a terminal only: one line updated in place on standard error.
+    case auto
+    /// Always: in place on a terminal, else a line every few seconds (for CI logs that want it).
+    case always
+    case never
+}
+
+/// One line on standard error saying how far reading a big trace has got:
+/// `bind-trace: app.trace: 412 MB of 1.0 GB, 31,204,117 events, 8 s`.
+///
+/// Nothing is shown for the first second, so small traces stay silent. On a terminal the line is
+/// rewritten in place and erased at the end; elsewhere (asked for with `--progress always`) a new
+/// line is written every 5 seconds, and one with the final figures at the end.
+final class ProgressLine {
+    private let label: String
+    private let totalBytes: Int
+    private let fileBytes: Int
+    private let enabled: Bool
+    private let inPlace: Bool
+    private let start = ProgressLine.now()
+    private var lastShown: Double
+    private var shownInPlace = false
+    private var countdown = 0
+    private var latest: (bytes: Int, events: UInt64) = (0, 0)
+
+    /// - Parameters:
+    ///   - path: the trace; its size is the total.
+    ///   - passes: how many times the trace is read.
+    init(path: String, mode: ProgressMode, passes: Int = 1) {
+        label = path
+        var status = stat()
+        let size = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+        fileBytes = size
+        totalBytes = size * passes
+        let terminal = isatty(2) == 1
+        enabled = mode == .always || (mode == .auto && terminal)
+        inPlace = terminal
+        lastShown = start
+    }
+
+    /// Called once per event: cheap (a countdown) until it is time to look at the clock.
+    /// - Parameters:
+    ///   - pass: which reading of the trace this is (1 or 2).
+    ///   - bytesRead: how far this pass has read.
+    ///   - events: events read so far in all passes.
+    @inline(__always)
+    func update(pass: Int = 1, bytesRead: Int, events: UInt64) {
+        guard enabled else { return }
+        latest = (fileBytes * (pass - 1) + bytesRead, events)
+        countdown -= 1
+        if countdown > 0 { return }
+        countdown = 1 << 15
+        show(bytes: latest.bytes, events: latest.events, final: false)
+    }
+
+    /// Erases the line on a terminal; elsewhere, when asked for, writes the final figures.
+    func finish() {
+        if shownInPlace {
+            StandardError.writeRaw("\r\u{1B}[K")
+            shownInPlace = false
+        } else if enabled && !inPlace {
+            show(bytes: latest.bytes, events: latest.events, final: true)
+        }
+    }
+
+    private func show(bytes: Int, events: UInt64, final: Bool) {
+        let now = Self.now()
+        let elapsed = now - start
+        guard final || (elapsed >= 1 && now - lastShown >= (inPlace ? 0.1 : 5)) else { return }
+        lastShown = now
+        var text = "bind-trace: \(label): \(Self.size(bytes))"
+        if totalBytes > 0 { text += " of \(Self.size(totalBytes))" }
+        text += ", \(StoryTeller.grouped(Int(clamping: events))) events, \(Int(elapsed)) s"
+        if inPlace {
+            StandardError.writeRaw("\r\u{1B}[K" + TerminalText.line(text))
+            shownInPlace = true
+        } else {
+            StandardError.write(text)
+        }
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        let value = Double(bytes)
+        if value >= 1e9 { return "\((value / 1e8).rounded() / 10) GB" }
+        if value >= 1e6 { return "\(Int((value / 1e6).rounded())) MB" }
+        return "\(Int((value / 1e3).rounded())) KB"
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,134 @@
+import BindAnalysis
+import BindReport
+import BindTraceModel
+
+/// One trace (one process) read and judged.
+struct TraceAnalysis {
+    let path: String
+    var result: AnalysisResult
+    /// Why the trace cannot be trusted whole (cut short, no end record, lost or skipped records);
+    /// `nil` when it was read whole.
+    let incompleteness: String?
+}
+
+/// A finding seen in one or more traces of a run, merged by kind, site and what it is about.
+struct MergedFinding {
+    var finding: Finding
+    /// ``FindingFingerprint``: the same in every process and run.
+    let fingerprint: String
+    /// The traces that saw it, in the order they were read.
+    var traces: [String]
+}
+
+/// The traces of one run (every process of a test run, every CI shard), judged together.
+struct TraceRun {
+    var traces: [TraceAnalysis] = []
+    /// Findings of every trace, merged by ``FindingFingerprint``, in site order.
+    var findings: [MergedFinding] = []
+
+    var incompleteTraces: [TraceAnalysis] { traces.filter { $0.incompleteness != nil } }
+
+    /// Reads and analyses `inputs` one after another (memory: one trace's live state at a time, plus
+    /// the findings). A file found in a directory or by a pattern that is not a trace is skipped with
+    /// a warning; any other unreadable trace, or traces of different format versions, throw.
+    static func analyze(_ inputs: [TraceInputs.Input], options: AnalysisOptions, progress: ProgressMode)
+        throws(ToolFailure) -> TraceRun
+    {
+        var run = TraceRun()
+        var firstVersion: (path: String, major: UInt16, minor: UInt16)?
+        for input in inputs {
+            let reader: TraceReader
+            do {
+                reader = try TraceReader(path: input.path)
+            } catch TraceReadError.truncatedHeader(let length) where !input.isExplicit {
+                // In a run's directory, a process that died before its first flush: a trace with nothing
+                // in it, and incomplete. (A file named on its own is an error, as any unreadable file.)
+                run.traces.append(
+                    TraceAnalysis(
+                        path: input.path, result: TraceAnalyzer.analyze(events: [], options: options),
+                        incompleteness: "cut short before its header (\(length) of 16 bytes)"))
+                continue
+            } catch TraceReadError.notATrace where !input.isExplicit {
+                StandardError.write("bind-trace: \(input.path): warning: skipped: not a Bind trace")
+                continue
+            } catch {
+                throw ToolFailure(path: input.path, error)
+            }
+            let version = reader.version
+            if let first = firstVersion, (first.major, first.minor) != (version.major, version.minor) {
+                throw ToolFailure(
+                    "\(input.path): trace format \(version.major).\(version.minor) differs from "
+                        + "\(first.major).\(first.minor) of \(first.path); read traces of one format version together")
+            }
+            if firstVersion == nil { firstVersion = (input.path, version.major, version.minor) }
+            run.traces.append(try analyze(input.path, reader: reader, options: options, progress: progress))
+        }
+        if run.traces.isEmpty {
+            throw ToolFailure("\(inputs.map(\.path).joined(separator: " ")): no Bind trace among these files")
+        }
+        run.findings = merge(run.traces)
+        return run
+    }
+
+    private static func analyze(_ path: String, reader: TraceReader, options: AnalysisOptions, progress: ProgressMode)
+        throws(ToolFailure) -> TraceAnalysis
+    {
+        let events = ProgressEvents(reader: reader, progress: ProgressLine(path: path, mode: progress))
+        var result = TraceAnalyzer.analyze(events: events, options: options)
+        events.progress.finish()
+        if let failure = events.failure { throw ToolFailure(path: path, failure) }
+        result.warnings = reader.warnings
+        result.summary.isComplete = reader.isComplete
+        return TraceAnalysis(path: path, result: result, incompleteness: incompleteness(of: reader))
+    }
+
+    /// Why `reader`'s trace was not read whole, from what the reader reports: its warnings (a trace
+    /// cut short, records skipped or lost) and a missing end record.
+    static func incompleteness(of reader: TraceReader) -> String? {
+        if !reader.warnings.isEmpty { return reader.warnings.map(\.message).joined(separator: "; ") }
+        if !reader.isComplete { return "no end record: the process did not stop normally (killed, crashed or still running)" }
+        return nil
+    }
+
+    private static func merge(_ traces: [TraceAnalysis]) -> [MergedFinding] {
+        var index: [String: Int] = [:]
+        var merged: [MergedFinding] = []
+        for trace in traces {
+            for finding in trace.result.findings {
+                let fingerprint = FindingFingerprint.of(finding)
+                if let existing = index[fingerprint] {
+                    if merged[existing].traces.last != trace.path { merged[existing].traces.append(trace.path) }
+                } else {
+                    index[fingerprint] = merged.count
+                    merged.append(MergedFinding(finding: finding, fingerprint: fingerprint, traces: [trace.path]))
+                }
+            }
+        }
+        return merged.sorted { Finding.siteOrder($0.finding, $1.finding) }
+    }
+}
+
+/// A trace's events, counted for the progress line; a read failure ends the sequence and is kept.
+final class ProgressEvents: Sequence, IteratorProtocol {
+    let reader: TraceReader
+    let progress: ProgressLine
+    private(set) var failure: TraceReadError?
+    private var count: UInt64 = 0
+
+    init(reader: TraceReader, progress: ProgressLine) {
+        self.reader = reader
+        self.progress = progress
+    }
+
+    func next() -> TraceEvent? {
+        do {
+            guard let event = try reader.next() else { return nil }
+            count += 1
+            progress.update(bytesRead: reader.bytesRead, events: count)
+            return event
+        } catch {
+            failure = error
+            return nil
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Bind
+import BindTraceModel
+import Foundation
+import Testing
+
+@Suite("bind-trace never ends by a signal: a crash or running out of memory is one line and exit 2")
+struct CrashGuardTests {
+    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2")
+    func crashIsOneLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let fifo = directory.file("live.trace")
+        #expect(mkfifo(fifo, 0o600) == 0)
+
+        let process = Process()
+        process.executableURL = try Tool.executable()
+        process.arguments = ["check", fifo]
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = Pipe()
+        try process.run()
+        // Keep the trace open and unfinished, so the worker blocks reading it.
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Data(TraceFileWriter().bytes))
+
+        let worker = try #require(waitForChild(of: process.processIdentifier))
+        kill(worker, SIGSEGV)
+        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? writer.close()
+
+        let standardError = String(decoding: errorData, as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 2)
+        let lines = standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(standardError)")
+        #expect(lines.last?.hasPrefix("bind-trace: check \(fifo): stopped by signal \(SIGSEGV)") == true, "\(standardError)")
+    }
+
+    @Test("under a 1 GB memory limit, a trace of 5,000 Outputs sharing a 1 MB label never ends by a signal")
+    func memoryLimit() throws {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        let label = String(repeating: "x", count: 1_000_000)
+        for id in 1...UInt64(5_000) { writer.output(id, line: 3, label: label) }
+        writer.end()
+        let trace = try TemporaryTrace(writer.bytes)
+        defer { trace.cleanUp() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 1000000; exec \"$0\" check --at-exit \"$1\" >/dev/null", try Tool.executable().path, trace.path]
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        try process.run()
+        let standardError = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationReason == .exit)
+        let status = process.terminationStatus
+        // Either the analysis fits (findings: 1), or it stops (out of memory, or a reader that refuses
+        // such strings) and says so in a last line of its own.
+        #expect(status == 1 || status == 2, "status \(status): \(standardError.suffix(500))")
+        if status == 2 {
+            #expect(standardError.split(separator: "\n").last?.hasPrefix("bind-trace: ") == true, "\(standardError.suffix(500))")
+        }
+    }
+
+    /// The worker process the tool starts, found through /proc.
+    private func waitForChild(of parent: Int32) -> Int32? {
+        for _ in 0..<200 {
+            let path = "/proc/\(parent)/task/\(parent)/children"
+            if let text = try? String(contentsOfFile: path, encoding: .utf8),
+                let child = text.split(separator: " ").first.flatMap({ Int32($0) })
+            {
+                return child
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// The README's CI recipe, run as a user would: a package of their own that depends on this one by
+/// path and enables its `Tracing` trait through a trait of its own, an XCTest target and a Swift
+/// Testing target each with planted leaks, `swift test --parallel` recording one trace per process,
+/// and one `bind-trace report` over them all.
+///
+/// Slow (it builds a package): runs only with `BIND_E2E=1`, which `make test-e2e` (part of `make test`)
+/// sets. It needs the recorder's per-process traces (`BIND_TRACE=dir/` → `<executable>-<pid>.trace`).
+@Suite("the CI recipe in a user's package", .enabled(if: ProcessInfo.processInfo.environment["BIND_E2E"] != nil))
+struct EndToEndRecipeTests {
+    /// This package's root, which the user's package depends on by path.
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    private static let manifest = """
+        // swift-tools-version: 6.1
+        import PackageDescription
+
+        let package = Package(
+            name: "MyApp",
+            traits: [.trait(name: "BindTracing", description: "Record Bind traces (for the leak gate in CI).")],
+            dependencies: [
+                .package(path: "\(root)", traits: [.trait(name: "Tracing", condition: .when(traits: ["BindTracing"]))])
+            ],
+            targets: [
+                .target(name: "MyApp", dependencies: [.product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
+                .testTarget(name: "MyAppXCTests", dependencies: ["MyApp", .product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
+                .testTarget(name: "MyAppSwiftTests", dependencies: ["MyApp", .product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
+            ]
+        )
+
+        """
+
+    private static let store = """
+        import Bind
+        import Foundation
+
+        /// An app-wide store: lives for the whole process.
+        public final class Store: @unchecked Sendable {
+            public static let shared = Store()
+            public let title = Output<String>(value: "inbox")
+        }
+
+        /// Writes the process id for the test named `name`, so the test can tell which worker ran it.
+        public func recordProcess(for name: String) {
+            guard let directory = ProcessInfo.processInfo.environment["E2E_PIDS"] else { return }
+            try? String(getpid()).write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+
+        """
+
+    private static let xctests = """
+        import Bind
+        import MyApp
+        import XCTest
+
+        final class FirstScreenTests: XCTestCase {
+            func testFirstScreen() {
+                recordProcess(for: "xctest-1")
+                let title = Store.shared.title  // the app-wide store exists before the screen
+                BindTrace.scope("first screen") {
+                    title.bind { _ in }  // planted leak: xctest-1
+                }
+            }
+        }
+
+        final class SecondScreenTests: XCTestCase {
+            func testSecondScreen() {
+                recordProcess(for: "xctest-2")
+                let title = Store.shared.title  // the app-wide store exists before the screen
+                BindTrace.scope("second screen") {
+                    title.bind { _ in }  // planted leak: xctest-2
+                }
+            }
+        }
+
+        """
+
+    private static let swiftTests = """
+        import Bind
+        import MyApp
+        import Testing
+
+        @Test func thirdScreen() {
+            recordProcess(for: "swift-testing-1")
+            let title = Store.shared.title  // the app-wide store exists before the screen
+            BindTrace.scope("third screen") {
+                title.bind { _ in }  // planted leak: swift-testing-1
+            }
+        }
+
+        @Test func fourthScreen() {
+            recordProcess(for: "swift-testing-2")
+            let title = Store.shared.title  // the app-wide store exists before the screen
+            BindTrace.scope("fourth screen") {
+                title.bind { _ in }  // planted leak: swift-testing-2
+            }
+        }
+
+        """
+
+    @Test("one report holds the planted leaks of both frameworks and every worker, at their lines", .timeLimit(.minutes(30)))
+    func recipe() throws {
+        let package = try TemporaryDirectory()
+        // BIND_E2E_KEEP=1 keeps the scratch package for a look (its path is in the failure messages).
+        defer { if ProcessInfo.processInfo.environment["BIND_E2E_KEEP"] == nil { package.cleanUp() } }
+        let files: [String: String] = [
+            "Package.swift": Self.manifest, "Sources/MyApp/Store.swift": Self.store,
+            "Tests/MyAppXCTests/LeakXCTests.swift": Self.xctests, "Tests/MyAppSwiftTests/LeakTests.swift": Self.swiftTests,
+        ]
+        for (path, text) in files {
+            let url = URL(fileURLWithPath: package.file(path))
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        // Resolve swift-argument-parser (our dependency) as this checkout does, from SwiftPM's cache.
+        try? FileManager.default.copyItem(atPath: Self.root + "/Package.resolved", toPath: package.file("Package.resolved"))
+        try FileManager.default.createDirectory(atPath: package.file("pids"), withIntermediateDirectories: true)
+
+        // The recipe, as the README writes it.
+        let test = try shell(
+            "BIND_TRACE=bind-traces/ E2E_PIDS=\"$PWD/pids\" swift test --traits BindTracing --parallel", in: package.path)
+        #expect(test.status == 0, "the tests pass; the leaks are for the gate: \(test.output.suffix(2_000))")
+        let written = try? FileManager.default.contentsOfDirectory(atPath: package.file("bind-traces"))
+        let traces = try #require(
+            written, "BIND_TRACE=bind-traces/ made no directory of per-process traces in \(package.path)"
+        ).filter { $0.hasSuffix(".trace") }
+        #expect(traces.count >= 2, "one trace per process: \(traces)")
+
+        let report = try Tool.run(["report", "bind-traces/", "-o", "bind-report"], in: package.path)
+        #expect(report.status == 1, "findings, every trace whole: \(report.standardError)")
+        let junit = String(decoding: try Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/junit.xml"))), as: UTF8.self)
+
+        let check = try Tool.run(["check", "--format", "json", "bind-traces/"], in: package.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
+        let findings = (object["findings"] as? [[String: Any]]) ?? []
+
+        let planted: [(name: String, file: String, source: String)] = [
+            ("xctest-1", "MyAppXCTests/LeakXCTests.swift", Self.xctests),
+            ("xctest-2", "MyAppXCTests/LeakXCTests.swift", Self.xctests),
+            ("swift-testing-1", "MyAppSwiftTests/LeakTests.swift", Self.swiftTests),
+            ("swift-testing-2", "MyAppSwiftTests/LeakTests.swift", Self.swiftTests),
+        ]
+        for leak in planted {
+            let line = try #require(Self.line(of: "planted leak: \(leak.name)", in: leak.source))
+            #expect(junit.contains("leaked-subscription at \(leak.file):\(line)"), "\(leak.name) in junit.xml")
+            let finding = findings.first {
+                ($0["site"] as? [String: Any])?["file"] as? String == leak.file
+                    && ($0["site"] as? [String: Any])?["line"] as? Int == line
+            }
+            #expect(finding?["kind"] as? String == "leaked-subscription", "\(leak.name) at \(leak.file):\(line)")
+            // The worker that ran the test wrote the trace holding its leak.
+            let pid = try String(contentsOfFile: package.file("pids/\(leak.name)"), encoding: .utf8)
+            let sawIt = (finding?["traces"] as? [String]) ?? []
+            #expect(sawIt.contains { $0.hasSuffix("-\(pid).trace") }, "\(leak.name) ran in process \(pid): \(sawIt)")
+        }
+    }
+
+    private static func line(of marker: String, in source: String) -> Int? {
+        source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(marker) }.map { $0 + 1 }
+    }
+
+    private func shell(_ command: String, in directory: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " 2>&1"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
