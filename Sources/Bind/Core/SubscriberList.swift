@@ -46,7 +46,7 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         lock.lock()
         guard let index = index(of: token) else { return lock.unlock() }
         var removed = entries.remove(at: index)
-        probe.unbound(&removed, reason: reason)
+        Probe.unbound(self, &removed, reason: reason)
         lock.unlock()
         // `removed` is released here, outside the lock: its closure may hold anything.
         _ = consume removed
