@@ -94,8 +94,11 @@ struct OutputProbe {
     /// Runs only while recording, so its walk never costs the untraced paths anything.
     @usableFromInline
     func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
-        for index in subscribers.indices where subscribers[index].probe.info == nil {
-            _ = subscribers[index].probe.recorded(of: info)
+        // Through the buffer, so checking an entry does not copy (and retain) all of it.
+        subscribers.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices where entries[index].probe.info == nil {
+                _ = entries[index].probe.recorded(of: info)
+            }
         }
     }
 
