@@ -188,6 +188,9 @@ public class Output<Value>: Unbindable {
         let token = subscribers.nextToken
         subscribers.nextToken &+= 1
         subscribers.entries.append(Subscriber(token: token, deliver: closure, probe: SubscriptionProbe(site)))
+        if subscribers.specialisedUnbind == nil {
+            subscribers.specialisedUnbind = { list, token, reason in list.unbind(token: token, reason: reason) }
+        }
         let current = storedValue
         let log = debugLog
         // Recorded inside the lock, so no update can reach the subscription before the trace knows it.
