@@ -9,6 +9,28 @@ struct ConcurrencyStressTests {
     static let rounds = 200
     static let updatesPerRound = 5
 
+    @Test("unsubscribing on some threads while the Output is released on another neither crashes nor keeps it")
+    func unsubscribeWhileReleased() {
+        for _ in 0..<Self.rounds {
+            // Given an Output held only by a box, with subscriptions handed to other threads
+            let box = OutputBox(Output<Int>(value: 0))
+            weak let released = box.output
+            let subscriptions = (0..<Self.threads).map { _ in box.output!.bind { _ in } }
+            // When one thread releases the Output while the others unsubscribe
+            runOnThreads(Self.threads) { thread in
+                if thread == 0 {
+                    box.release()
+                } else {
+                    subscriptions[thread].unsubscribe()
+                    subscriptions[thread].unsubscribe()
+                }
+            }
+            // Then the Output is gone, and unsubscribing afterwards does nothing
+            #expect(released == nil)
+            subscriptions[0].unsubscribe()
+        }
+    }
+
     @Test("threads updating, binding and unbinding one Output at once lose no subscription")
     func bindUpdateUnbindConcurrently() {
         // Given an Output with one closure bound for the whole test
@@ -102,5 +124,23 @@ struct ConcurrencyStressTests {
         #expect(contained.count == callsBefore)
         #expect(container.count == 0)
         #expect(steady.count == Self.threads * Self.rounds + 1)
+    }
+}
+
+/// An Output one thread can release while others use what they took from it.
+private final class OutputBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: Output<Int>?
+
+    init(_ output: Output<Int>) { held = output }
+
+    var output: Output<Int>? { lock.withLock { held } }
+
+    func release() {
+        let output = lock.withLock {
+            defer { held = nil }
+            return held
+        }
+        _ = consume output
     }
 }

@@ -91,4 +91,16 @@ struct PublishedBehaviourTests {
         #expect(flattened.value == "inner")
         #expect(bound == [2])
     }
+
+    @Test("a function generic over BindableCompatible returns Bindable<T.CompatibleType>")
+    func compatibleTypeSpelling() {
+        func binding<T: BindableCompatible>(of object: T) -> Bindable<T.CompatibleType> { object.binding }
+        let label = Label()
+
+        let bindable = binding(of: label)
+        bindable[\.count].on(4)
+
+        #expect(bindable.target === label)
+        #expect(label.count == 4)
+    }
 }

@@ -15,7 +15,13 @@ public struct Bindable<TargetType> {
 /// final class Label: BindableCompatible { var text = "" }
 /// viewModel.title.bind(to: label.binding[\.text])
 /// ```
-public protocol BindableCompatible {}
+public protocol BindableCompatible {
+    /// The type whose binders `binding` offers: `Self` for a final class, the conforming class for a
+    /// class hierarchy (as in the original framework, so `Bindable<T.CompatibleType>` is spelled the same).
+    associatedtype CompatibleType
+    /// The binders of this object.
+    var binding: Bindable<CompatibleType> { get }
+}
 
 extension BindableCompatible {
     /// The binders of this object.

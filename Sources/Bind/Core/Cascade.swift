@@ -1,6 +1,6 @@
 import CBindCore
 
-/// Keeps cascades of operator deliveries and of Output releases off the deep end of the stack.
+/// Keeps cascades of derived updates and of Output releases off the deep end of the stack.
 ///
 /// A derived Output updates from inside its source's delivery, and is released from inside its
 /// source's release, so a chain *n* deep nests *n* calls. Past ``depthLimit`` nested steps on one
@@ -14,17 +14,17 @@ enum Cascade {
     /// hand, shallow enough for a 512 KB thread stack.
     @usableFromInline static let depthLimit: UInt32 = 128
 
-    /// Runs `closure(value)` as one step of an operator cascade.
+    /// Updates `output` with `value` as one step of a cascade of derived updates.
     @inlinable
-    static func deliver<Value>(_ value: Value, to closure: @escaping (Value) -> Void) {
+    static func update<Value>(_ output: Output<Value>, with value: Value) {
         let slot = bind_cascade_slot()!
         let depth = slot.pointee.depth
         if depth >= depthLimit {
             let cause = CauseProbe.current
-            return deferStep { cause.restore { closure(value) } }
+            return deferStep { cause.restore { output.update(withValue: value) } }
         }
         slot.pointee.depth = depth &+ 1
-        closure(value)
+        output.update(withValue: value)
         slot.pointee.depth = depth
         if depth == 0, slot.pointee.deferred != nil { drain(slot) }
     }

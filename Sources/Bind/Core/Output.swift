@@ -85,17 +85,17 @@ public class Output<Value>: Unbindable {
     @inlinable
     public final func update(withValue value: Value) {
         // Hot path: one lock round trip, a retain of the subscriber list, then plain calls.
-        let preview = subscribers.probe.preview(of: value)
+        let preview = Probe.preview(subscribers, of: value)
         lock.lock()
         if storesValues { storedValue = value }
-        let delivery = subscribers.probe.updated(&subscribers.entries, preview: preview)
+        let delivery = Probe.updated(subscribers, preview: preview)
         let snapshot = subscribers.entries
         let log = debugLog
         lock.unlock()
         if let log { log.willUpdate(value, bindings: snapshot.count) }
-        for subscriber in snapshot {
-            delivery.willDeliver(to: subscriber.probe)
-            subscriber.deliver(value)
+        for index in snapshot.indices {
+            delivery.willDeliver(to: snapshot[index].probe)
+            snapshot[index].deliver(value)
         }
         delivery.finished()
         if let log { log.didUpdate(value, bindings: lock.withLock { subscribers.entries.count }) }
@@ -188,10 +188,13 @@ public class Output<Value>: Unbindable {
         let token = subscribers.nextToken
         subscribers.nextToken &+= 1
         subscribers.entries.append(Subscriber(token: token, deliver: closure, probe: SubscriptionProbe(site)))
+        if subscribers.specialisedUnbind == nil {
+            subscribers.specialisedUnbind = { list, token, reason in list.unbind(token: token, reason: reason) }
+        }
         let current = storedValue
         let log = debugLog
         // Recorded inside the lock, so no update can reach the subscription before the trace knows it.
-        let delivery = subscribers.probe.bound(&subscribers.entries)
+        let delivery = Probe.bound(subscribers)
         let bindings = subscribers.entries.count
         let probe = subscribers.entries[bindings - 1].probe
         lock.unlock()

@@ -26,8 +26,12 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Subscriber<Value>> = []
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var nextToken: UInt64 = 1
-    /// Guarded by `lock`.
     @usableFromInline let probe: OutputProbe
+    /// ``unbind(token:reason:)`` compiled for this `Value` in the module that binds (set by every
+    /// bind): a ``Subscription`` reaches this list only through its class, and the unspecialised
+    /// generic code would look up metadata on every step of the search. Written once, under `lock`.
+    @usableFromInline @exclusivity(unchecked) var specialisedUnbind:
+        ((SubscriberList<Value>, UInt64, UnbindReason) -> Void)?
 
     @usableFromInline
     init(probe: OutputProbe) {
@@ -37,7 +41,12 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     deinit { lock.deallocate() }
 
     override func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {
-        unbind(token: subscription.token, reason: reason)
+        // Read without the lock: it is set once, by the bind that made (or preceded) this subscription.
+        if let specialisedUnbind {
+            specialisedUnbind(self, subscription.token, reason)
+        } else {
+            unbind(token: subscription.token, reason: reason)
+        }
     }
 
     /// Removes the subscriber `token`, if it is still bound.
@@ -46,7 +55,7 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         lock.lock()
         guard let index = index(of: token) else { return lock.unlock() }
         var removed = entries.remove(at: index)
-        probe.unbound(&removed, reason: reason)
+        Probe.unbound(self, &removed, reason: reason)
         lock.unlock()
         // `removed` is released here, outside the lock: its closure may hold anything.
         _ = consume removed

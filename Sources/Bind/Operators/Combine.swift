@@ -75,7 +75,7 @@ extension Output {
                         }
                         return all
                     }
-                    if let all { derived.update(withValue: all) }
+                    if let all { derived.updateFromOperator(all) }
                 }, file: file, line: line)
         }
         return derived
@@ -106,7 +106,7 @@ extension Output {
                     if remembersFirst { latest.0 = a }
                     return latest.1.map { (a, $0) }
                 }
-                if let pair { derived.update(withValue: pair) }
+                if let pair { derived.updateFromOperator(pair) }
             }, file: file, line: line)
         second.bindInternal(
             { b in
@@ -115,7 +115,7 @@ extension Output {
                     if remembersSecond { latest.1 = b }
                     return latest.0.map { ($0, b) }
                 }
-                if let pair { derived.update(withValue: pair) }
+                if let pair { derived.updateFromOperator(pair) }
             }, file: file, line: line)
         return derived
     }

@@ -12,19 +12,24 @@ extension Output {
         return derived
     }
 
-    /// Binds a closure of an operator: recorded as internal, at the operator's call site. Each
-    /// delivery is one step of a ``Cascade``, so chains of any depth update without deep recursion.
+    /// Binds a closure of an operator: recorded as internal, at the operator's call site.
     @inlinable
     final func bindInternal(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt) {
-        _ = bind({ value in Cascade.deliver(value, to: closure) }, site: .operator(file: file, line: line))
+        _ = bind(closure, site: .operator(file: file, line: line))
     }
 
     /// ``bindInternal(_:file:line:)`` for an operator that unbinds later (flatMap's inner Outputs).
     final func bindInternalUnbindable(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt)
         -> Subscription
     {
-        let token = bind({ value in Cascade.deliver(value, to: closure) }, site: .operator(file: file, line: line))
-        return Subscription(source: subscribers, token: token)
+        Subscription(source: subscribers, token: bind(closure, site: .operator(file: file, line: line)))
+    }
+
+    /// ``update(withValue:)`` from an operator's closure: one step of a ``Cascade``, so chains of
+    /// any depth update without deep recursion.
+    @inlinable
+    final func updateFromOperator(_ value: Value) {
+        Cascade.update(self, with: value)
     }
 
     @usableFromInline

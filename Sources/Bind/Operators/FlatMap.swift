@@ -24,7 +24,7 @@ extension Output {
                         // An inner Output switched away from may still be delivering on another thread.
                         // Weak: the switcher holds the inner Output, which holds this closure.
                         guard let switcher, switcher.isCurrent(generation) else { return }
-                        derived.update(withValue: value)
+                        derived.updateFromOperator(value)
                     }, file: file, line: line)
                 switcher.finish(generation, inner: inner, subscription: subscription)
             }, file: file, line: line)

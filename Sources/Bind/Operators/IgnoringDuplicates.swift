@@ -13,7 +13,7 @@ extension Output where Value: Equatable {
                     defer { last = value }
                     return last != value
                 }
-                if isNew { derived.update(withValue: value) }
+                if isNew { derived.updateFromOperator(value) }
             }, file: file, line: line)
         return derived
     }

@@ -12,7 +12,7 @@ extension Output {
             line: line)
         for source in [first, second] {
             source.recordEdge(to: derived, kind: .merge)
-            source.bindInternal({ value in derived.update(withValue: value) }, file: file, line: line)
+            source.bindInternal({ value in derived.updateFromOperator(value) }, file: file, line: line)
         }
         return derived
     }

@@ -12,7 +12,7 @@ extension Output {
         bindInternal(
             { value in
                 let next = accumulator.update { $0 = nextPartialResult($0, value); return $0 }
-                derived.update(withValue: next)
+                derived.updateFromOperator(next)
             }, file: file, line: line)
         return derived
     }

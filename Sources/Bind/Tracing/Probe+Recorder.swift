@@ -90,30 +90,21 @@ struct OutputProbe {
 
     func labeled(_ label: String) { info.setLabel(label) }
 
-    @inlinable
-    func preview<Value>(of value: Value) -> Preview {
-        bt_is_recording() && bt_previews_enabled() ? TraceRecorder.preview(of: value) : nil
-    }
-
     /// Gives every subscriber its trace info: those bound while nothing recorded have none yet.
+    /// Runs only while recording, so its walk never costs the untraced paths anything.
     @usableFromInline
     func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
-        guard info.hasUnrecordedSubscribers else { return }
-        for index in subscribers.indices { _ = subscribers[index].probe.recorded(of: info) }
-        info.hasUnrecordedSubscribers = false
-    }
-
-    @inlinable
-    func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        guard bt_is_recording() else {
-            info.hasUnrecordedSubscribers = true
-            return DeliveryProbe(event: 0)
+        // Through the buffer, so checking an entry does not copy (and retain) all of it.
+        subscribers.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices where entries[index].probe.info == nil {
+                _ = entries[index].probe.recorded(of: info)
+            }
         }
-        return recordBound(&subscribers)
     }
 
+    /// Called only while recording (see ``Probe``).
     @usableFromInline
-    func recordBound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
+    func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
         recordAll(&subscribers)
         let last = subscribers.count - 1
         let subscription = subscribers[last].probe.recorded(of: info)
@@ -121,18 +112,20 @@ struct OutputProbe {
             event: TraceRecorder.bound(subscription, siblings: subscribers.lazy.compactMap { $0.probe.info }))
     }
 
-    @inlinable
+    /// Called only while recording (see ``Probe``). The subscribers are given trace info only when
+    /// the recorder announces this Output (its first event in this recording).
+    @usableFromInline
     func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview) -> DeliveryProbe {
-        guard bt_is_recording() else { return DeliveryProbe(event: 0) }
-        if info.hasUnrecordedSubscribers { recordAll(&subscribers) }
-        let all = subscribers
-        return DeliveryProbe(
-            event: TraceRecorder.updated(info, preview: preview) { all.compactMap { $0.probe.info } })
+        DeliveryProbe(
+            event: TraceRecorder.updated(info, preview: preview) {
+                recordAll(&subscribers)
+                return subscribers.compactMap { $0.probe.info }
+            })
     }
 
-    @inlinable
+    /// Called only while recording (see ``Probe``).
+    @usableFromInline
     func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
-        guard bt_is_recording() else { return }
         TraceRecorder.unbound(subscriber.probe.recorded(of: info), reason: reason)
     }
 
@@ -235,6 +228,32 @@ struct ContainerProbe {
 @usableFromInline
 enum Probe {
     @inlinable static var isRecording: Bool { bt_is_recording() }
+
+    // The hot paths' probes check the flag before they touch the Output's probe at all, so an
+    // untraced update or bind does not even retain its trace info.
+
+    @inlinable
+    static func preview<Value>(_ list: SubscriberList<Value>, of value: Value) -> OutputProbe.Preview {
+        bt_is_recording() && bt_previews_enabled() ? TraceRecorder.preview(of: value) : nil
+    }
+
+    @inlinable
+    static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview) -> DeliveryProbe {
+        guard bt_is_recording() else { return DeliveryProbe(event: 0) }
+        return list.probe.updated(&list.entries, preview: preview)
+    }
+
+    @inlinable
+    static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe {
+        guard bt_is_recording() else { return DeliveryProbe(event: 0) }
+        return list.probe.bound(&list.entries)
+    }
+
+    @inlinable
+    static func unbound<Value>(_ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
+        guard bt_is_recording() else { return }
+        list.probe.unbound(&subscriber, reason: reason)
+    }
 }
 
 /// The subscription whose closure runs on this thread, kept in a C thread-local.

@@ -46,16 +46,8 @@ struct OutputProbe {
 
     @inlinable func created() {}
     @inlinable func labeled(_ label: String) {}
-    @inlinable func preview<Value>(of value: Value) -> Preview { Preview() }
 
     // The members below run with the Output's lock held.
-    @inlinable func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        DeliveryProbe()
-    }
-    @inlinable func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
-        -> DeliveryProbe
-    { DeliveryProbe() }
-    @inlinable func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {}
     @inlinable func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {}
     @inlinable func edge<Value>(
         to derived: OutputProbe, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
@@ -75,6 +67,21 @@ struct OutputProbe {
 @usableFromInline
 enum Probe {
     @inlinable static var isRecording: Bool { false }
+
+    // The probes of the hot paths: update, bind, unbind. Those marked "lock held" run inside it.
+    @inlinable static func preview<Value>(_ list: SubscriberList<Value>, of value: Value) -> OutputProbe.Preview {
+        OutputProbe.Preview()
+    }
+    /// Lock held.
+    @inlinable static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview)
+        -> DeliveryProbe
+    { DeliveryProbe() }
+    /// Lock held, the new subscriber last.
+    @inlinable static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe { DeliveryProbe() }
+    /// Lock held.
+    @inlinable static func unbound<Value>(
+        _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason
+    ) {}
 }
 
 /// Marks the deliveries of one update (or of a bind's initial value) as caused by it.

@@ -14,9 +14,6 @@ final class OutputTraceInfo: @unchecked Sendable {
     var label: String?
     /// The recording in which this Output's creation was last written (0: never).
     var announcedEpoch: UInt32 = 0
-    /// A subscriber was bound while nothing recorded, so it has no trace info yet. Guarded by the
-    /// Output's lock.
-    @usableFromInline var hasUnrecordedSubscribers = false
 
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
         self.id = bt_new_output_id()
