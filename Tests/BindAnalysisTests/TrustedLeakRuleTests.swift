@@ -347,3 +347,34 @@ struct SharedOutputTests {
         #expect(app.findings().isEmpty)
     }
 }
+
+@Suite("a reused cell's own view model")
+struct CellViewModelTests {
+    /// A cell configured twice, each configuration in its scope creating a row view model and
+    /// binding a closure to it into the cell's bag; `emptiesBag` empties the bag before the reuse.
+    func cell(emptiesBag: Bool) -> HandleTrace {
+        var app = HandleTrace()
+        for row in 0..<2 as Range<UInt64> {
+            if emptiesBag && row == 1 {
+                app.trace.unbind(1, reason: .container)
+                app.trace.release(1)
+            }
+            app.trace.beginScope(10 + row, name: "cell for row \(row)")
+            app.trace.output(row + 1, line: 5, label: "row title", scope: 10 + row)
+            app.trace.bind(row + 1, to: row + 1, line: 40, scope: 10 + row)
+            app.contained(row + 1, in: 9)
+            app.trace.endScope(10 + row)
+        }
+        return app
+    }
+
+    @Test("its current view model, kept with its bag for the next reuse, is not a leak when the app quits")
+    func currentViewModelSurvives() {
+        #expect(cell(emptiesBag: true).findings().isEmpty)
+    }
+
+    @Test("never emptied, the bag piles up the rows' closures: a duplicate binding, not a leaked Output")
+    func neverEmptied() {
+        #expect(kindsAndLines(cell(emptiesBag: false).findings()) == ["duplicate-binding@40"])
+    }
+}

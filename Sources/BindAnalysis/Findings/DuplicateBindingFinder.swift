@@ -209,8 +209,10 @@ struct ContainerBindingFinder {
     /// Per site: the largest set of bindings seen piled up, and the number of containers.
     private var reported: [SourceSite: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
 
-    mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) {
-        guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return }
+    /// Returns whether the container is being used again without being emptied.
+    @discardableResult
+    mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) -> Bool {
+        guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return false }
         node.container = container
         let key = ContainerGroup.Key(container: container, site: node.site)
         let group = groups[key] ?? ContainerGroup(key: key)
@@ -238,7 +240,7 @@ struct ContainerBindingFinder {
         }
         group.members.append(node)
         node.containerGroup = group
-        guard !stale.isEmpty else { return }
+        guard !stale.isEmpty else { return false }
         for older in stale where older.supersededBy == nil { older.supersededBy = node }
         let members = stale + [node]
         var entry = reported[node.site] ?? ([], [], sequence)
@@ -248,6 +250,7 @@ struct ContainerBindingFinder {
             entry.sequence = sequence
         }
         reported[node.site] = entry
+        return true
     }
 
     mutating func unbound(_ node: SubscriptionNode) {

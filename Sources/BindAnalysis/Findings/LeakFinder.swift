@@ -63,7 +63,9 @@ struct LeakFinder {
     /// target weakly), bound by the scope that left `root`, still held (its handle not released).
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
         guard subscription.target == nil, !isReportedElsewhere(subscription),
-            !(replay.recordsHandles && subscription.handleReleasedAt != nil)
+            !(replay.recordsHandles && subscription.handleReleasedAt != nil),
+            // In a container emptied at each new use (a reused cell's bag): the current use's binding.
+            !replay.reusedContainers.contains(subscription.container)
         else { return false }
         switch reason {
         case .scope(let scope):
