@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The lines a finding is expected at carry a marker comment, `// expect: <kind>`, in the
 /// program's own source file: the test reads them back, so the expectations sit on the lines they
-/// are about and cannot drift when a file is edited.
+/// are about and cannot drift when a file is edited. `// expect-with-handles: <kind>` marks a
+/// finding only a trace with `Subscription` handle records can prove.
 protocol CorpusProgram: Sendable {
     /// `#filePath` of the program's source file.
     static var sourcePath: String { get }
@@ -18,7 +19,7 @@ enum CorpusPrograms {
     /// Every program of the corpus.
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-        TabsApp.self,
+        TabsApp.self, AccountApp.self,
     ]
 }
 

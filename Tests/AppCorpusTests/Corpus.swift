@@ -8,13 +8,17 @@ import Testing
 @testable import AppCorpus
 
 enum Corpus {
-    /// `kind@File.swift:line` for each `// expect: kind` marker in `path`.
-    static func expectations(in path: String) throws -> [String] {
+    /// `kind@File.swift:line` for each `// expect: kind` marker in `path`, and each
+    /// `// expect-with-handles: kind` marker when the trace records `Subscription` handles.
+    static func expectations(in path: String, recordsHandles: Bool = false) throws -> [String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let file = (path as NSString).lastPathComponent
         var expected: [String] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let range = line.range(of: "// expect: ") else { continue }
+            guard
+                let range = line.range(of: "// expect: ")
+                    ?? (recordsHandles ? line.range(of: "// expect-with-handles: ") : nil)
+            else { continue }
             for kind in line[range.upperBound...].split(separator: ",") {
                 expected.append("\(kind.trimmingCharacters(in: .whitespaces))@\(file):\(index + 1)")
             }
@@ -23,7 +27,9 @@ enum Corpus {
     }
 
     /// Records `program` in memory and judges it as `bind-trace check` does, on its own events.
-    static func findings(of program: CorpusProgram.Type, buggy: Bool) throws -> (sites: [String], findings: [Finding]) {
+    static func findings(of program: CorpusProgram.Type, buggy: Bool) throws
+        -> (sites: [String], findings: [Finding], recordsHandles: Bool)
+    {
         let recording = try #require(BindTrace.capture("\(program)") { program.run(buggy: buggy) })
         let result = try TraceAnalyzer.analyze(recording)
         #expect(result.traceErrors.isEmpty, "the recorder writes a consistent trace: \(result.traceErrors)")
@@ -31,7 +37,10 @@ enum Corpus {
             let file = finding.site.map { ($0.file as NSString).lastPathComponent } ?? "?"
             return "\(finding.kind.rawValue)@\(file):\(finding.site?.line ?? 0)"
         }
-        return (sites.sorted(), result.findings)
+        let recordsHandles = result.summary.eventsByKind.contains {
+            $0.kind == "handleReleased" || $0.kind == "subscriptionContained"
+        }
+        return (sites.sorted(), result.findings, recordsHandles)
     }
 }
 #endif

@@ -11,15 +11,16 @@ struct RecordedCorpusTests {
     @Test("bind-trace check --format json reports each planted bug at its line, and nothing for clean twins",
         arguments: CorpusPrograms.all.map { ProgramCase($0) })
     func recordedAndChecked(_ program: ProgramCase) throws {
-        let expected = try Corpus.expectations(in: program.type.sourcePath)
         for buggy in [true, false] {
-            let sites = try checkedSites(of: program, buggy: buggy)
+            let (sites, recordsHandles) = try checkedSites(of: program, buggy: buggy)
+            let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
             #expect(sites == (buggy ? expected : []), "\(program.testDescription) \(buggy ? "buggy" : "clean")")
         }
     }
 
-    /// Records `AppCorpus <program> buggy|clean` and returns `kind@File.swift:line` of what `check` found.
-    private func checkedSites(of program: ProgramCase, buggy: Bool) throws -> [String] {
+    /// Records `AppCorpus <program> buggy|clean` and returns `kind@File.swift:line` of what `check`
+    /// found, and whether the trace records `Subscription` handles (from `summary`).
+    private func checkedSites(of program: ProgramCase, buggy: Bool) throws -> (sites: [String], recordsHandles: Bool) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,11 +34,15 @@ struct RecordedCorpusTests {
             try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect((object["traceErrors"] as? [Any])?.isEmpty == true, "the trace is consistent: \(check.standardOutput)")
-        return findings.map { finding in
+        let sites = findings.map { finding in
             let site = finding["site"] as? [String: Any]
             let file = ((site?["file"] as? String ?? "?") as NSString).lastPathComponent
             return "\(finding["kind"] as? String ?? "?")@\(file):\(site?["line"] as? Int ?? 0)"
         }.sorted()
+        let summary = try Products.run("bind-trace", ["summary", trace])
+        let recordsHandles = summary.standardOutput.contains("handleReleased")
+            || summary.standardOutput.contains("subscriptionContained")
+        return (sites, recordsHandles)
     }
 }
 
