@@ -31,9 +31,9 @@ import BindTraceModel
 /// - a dangling Binder, or a binding reported as a duplicate, is not also a leak;
 /// - findings of the same kind at the same line are merged, with a count.
 ///
-/// With ``AnalysisOptions/atExit``, what is still bound or alive at the end and belongs to no
-/// ended scope is judged by the same rules, as if the run were a scope ending at exit: only what a
-/// user can act on (an abandoned subscription, an Output kept alive by a binding).
+/// With ``AnalysisOptions/atExit``, what is still bound at the end and belongs to no ended scope is
+/// judged by the same rules, as if the run were a scope ending at exit: only what a user can act
+/// on — an abandoned subscription. An Output alive at exit is an app's normal state: not reported.
 struct LeakFinder {
     let replay: Replay
 
@@ -82,7 +82,8 @@ struct LeakFinder {
         // Leaked Outputs, except flatMap inners (judged with their flatMap) and shared ones.
         var leaked: [UInt64: (node: OutputNode, reason: Reason)] = [:]
         for node in replay.outputTable.values where node.inFocus && !node.usedOutsideScope {
-            guard let why = reason(node.scope, preexisting: node.isPreexisting) else { continue }
+            // At exit, an Output alive is an app's normal state: only its abandoned bindings are judged.
+            guard let why = reason(node.scope, preexisting: node.isPreexisting), case .scope = why else { continue }
             leaked[node.id] = (node, why)
         }
 
