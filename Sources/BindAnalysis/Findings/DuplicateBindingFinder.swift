@@ -156,14 +156,26 @@ struct DuplicateBindingFinder {
                 + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
                 + "unsubscribe the previous Subscription before binding again"
         } else {
-            let list = names.prefix(3).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
+            // Names in order of first appearance, a repeated one counted: "'post title' (String) × 6".
+            var distinct: [(name: String, count: Int)] = []
+            for name in names {
+                if let index = distinct.firstIndex(where: { $0.name == name }) {
+                    distinct[index].count += 1
+                } else {
+                    distinct.append((name, 1))
+                }
+            }
+            let list =
+                distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(separator: ", ")
+                + (distinct.count > 3 ? ", …" : "")
             message =
                 "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
                 + "the earlier bindings were superseded but never unbound"
             if let witness = evidence(in: peak), let newer = witness.supersededBy {
                 message +=
                     "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
-                    + "\(targetName) now showing \(named(newer))"
+                    + "\(targetName) now showing "
+                    + (named(newer) == named(witness) ? "another \(named(newer))" : named(newer))
             }
             message += "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
                 + "is configured again"
