@@ -10,7 +10,8 @@ import Testing
 struct TrustedLeakRuleTests {
     static let label = BinderTarget(type: "App.Label", identity: 0xA0)
 
-    @Test("a reused cell's label bound to one post, then another, without unbinding: duplicate-binding with the evidence")
+    @Test(
+        "a reused cell's label bound to one post, then another, without unbinding: duplicate-binding with the evidence")
     func reusedTargetDifferentOutputs() throws {
         var app = HandleTrace()
         app.trace.output(1, line: 3, label: "post 1")
@@ -32,7 +33,9 @@ struct TrustedLeakRuleTests {
         #expect(kindsAndLines(findings) == ["duplicate-binding@30"])
         let message = try #require(findings.first?.message)
         #expect(message.contains("to 2 Outputs at once ('post 1' (Int), 'post 21' (Int))"))
-        #expect(message.contains("an update of 'post 1' (Int) at event #\(like) reached the Label now showing 'post 21' (Int)"))
+        #expect(
+            message.contains(
+                "an update of 'post 1' (Int) at event #\(like) reached the Label now showing 'post 21' (Int)"))
     }
 
     @Test("the clean twin: the cell unbinds its previous row before binding the next")
@@ -225,7 +228,8 @@ struct TrustedLeakRuleTests {
         #expect(message.contains("Output → Int at Screen.swift:3 outlives it"))
         #expect(!message.contains("#"))
         #expect(
-            Narrator.name(kind: .combine, valueType: "(String, Int)", site: SourceSite(file: "App/Feed.swift", line: 9),
+            Narrator.name(
+                kind: .combine, valueType: "(String, Int)", site: SourceSite(file: "App/Feed.swift", line: 9),
                 label: nil) == "combine → (String, Int) at Feed.swift:9")
     }
 

@@ -122,8 +122,9 @@ struct DuplicateBindingFinder {
             }
         }
         return bySite.map { key, value in
-            finding(site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
-                    sequence: value.sequence)
+            finding(
+                site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
+                sequence: value.sequence)
         } + containers.findings()
     }
 
@@ -177,7 +178,8 @@ struct DuplicateBindingFinder {
                     + "\(targetName) now showing "
                     + (named(newer) == named(witness) ? "another \(named(newer))" : named(newer))
             }
-            message += "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
+            message +=
+                "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
                 + "is configured again"
         }
         if instances > 1 { message += " (\(instances) targets)" }
@@ -277,7 +279,9 @@ struct ContainerBindingFinder {
             guard entry.members.contains(where: \.inFocus) else { return nil }
             var outputs: [OutputNode] = []
             for member in entry.members {
-                if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+                if let output = member.outputNode, !outputs.contains(where: { $0 === output }) {
+                    outputs.append(output)
+                }
             }
             let names = outputs.prefix(3).map(\.narrated).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
             let what = outputs.count == 1 ? names : "different Outputs (\(names))"
@@ -288,7 +292,9 @@ struct ContainerBindingFinder {
             if entry.containers.count > 1 { message += " (\(entry.containers.count) containers)" }
             return Finding(
                 kind: .duplicateBinding, message: message, site: site,
-                related: outputs.prefix(3).map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") },
+                related: outputs.prefix(3).map {
+                    Finding.Related(site: $0.site, note: "\($0.narrated) is created here")
+                },
                 outputs: outputs.map(\.id), subscriptions: entry.members.map(\.id), event: entry.sequence)
         }
     }

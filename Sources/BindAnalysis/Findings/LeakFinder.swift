@@ -119,7 +119,8 @@ struct LeakFinder {
         var members: [UInt64: [OutputNode]] = [:]
         for (id, entry) in leaked {
             // A current inner whose flatMap is not leaked lives as long as the flatMap: no leak.
-            if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil, replay.output(id: entry.node.innerOf) != nil {
+            if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil, replay.output(id: entry.node.innerOf) != nil
+            {
                 continue
             }
             members[root(of: id), default: []].append(entry.node)
@@ -137,7 +138,9 @@ struct LeakFinder {
         var reportedRoots: [UInt64: [SubscriptionNode]] = [:]
         for rootID in members.keys {
             guard let root = leaked[rootID]?.node else { continue }
-            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: leaked[rootID]!.reason) }
+            let keepers = (subscriptionsByRoot[rootID] ?? []).filter {
+                isKeeper($0, of: root, reason: leaked[rootID]!.reason)
+            }
             let hasLongLivedSource = liveSources(root).contains {
                 !leakedTogether($0, root) && replay.output(id: $0) != nil
             }
@@ -184,7 +187,8 @@ struct LeakFinder {
                 if case .scope(let scope) = root.reason {
                     cyclesByScope[ObjectIdentifier(scope), default: []].append(rootID)
                 } else {
-                    findings.append(cycleFinding(roots: [root.node], reason: .exit, members: members, reported: reported))
+                    findings.append(
+                        cycleFinding(roots: [root.node], reason: .exit, members: members, reported: reported))
                 }
                 continue
             }
@@ -228,7 +232,9 @@ struct LeakFinder {
             "\(root.narrated) is \(when(reason)): \(names) outlives it and keeps it alive "
             + "(derive it once, where \(sources.count == 1 ? "its source is" : "its sources are") owned, "
             + "or bind to the source directly)"
-        var related = sources.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive") }
+        var related = sources.map {
+            Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive")
+        }
         related += others.map { Finding.Related(site: $0.site, note: "\($0.narrated) is also alive, derived from it") }
         related += subscriptions.map { Finding.Related(site: $0.site, note: "still bound to \($0.outputName) here") }
         related += scopeNote(reason)
@@ -271,18 +277,27 @@ struct LeakFinder {
                 ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
                 + " strongly (use [weak self], or unbind it when the owner goes away)"
-            related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         } else if !closures.isEmpty && !isExit {
             message +=
                 ": a closure bound to them keeps their owner alive (a retain cycle); look for one that captures its "
                 + "owner strongly"
-            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.dropFirst().map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         } else {
             message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
-            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.dropFirst().map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         }
         for subscription in subscriptions where subscription !== culprit {
-            let note = subscription.target == nil && culprit == nil && !isExit ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)" : "still bound to \(subscription.outputName) here"
+            let note =
+                subscription.target == nil && culprit == nil && !isExit
+                ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)"
+                : "still bound to \(subscription.outputName) here"
             related.append(Finding.Related(site: subscription.site, note: note))
         }
         related += scopeNote(reason)
