@@ -12,14 +12,14 @@ protocol CorpusProgram: Sendable {
     /// `#filePath` of the program's source file.
     static var sourcePath: String { get }
     /// Runs the program; `buggy` plants the bugs the markers name, `false` runs the clean twin.
-    static func run(buggy: Bool)
+    static func run(buggy: Bool) async
 }
 
 enum CorpusPrograms {
     /// Every program of the corpus.
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-        TabsApp.self, AccountApp.self,
+        TabsApp.self, AccountApp.self, GalleryApp.self,
     ]
 }
 

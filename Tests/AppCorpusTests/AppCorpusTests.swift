@@ -12,22 +12,22 @@
         static let programs = CorpusPrograms.all
 
         @Test("each planted bug is one finding at its marked line", arguments: programs.map { ProgramCase($0) })
-        func plantedBugs(_ program: ProgramCase) throws {
-            let (sites, findings, recordsHandles) = try Corpus.findings(of: program.type, buggy: true)
+        func plantedBugs(_ program: ProgramCase) async throws {
+            let (sites, findings, recordsHandles) = try await Corpus.findings(of: program.type, buggy: true)
             let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
             #expect(try !Corpus.expectations(in: program.type.sourcePath, recordsHandles: true).isEmpty)
             #expect(sites == expected, "findings: \(findings.map(\.compilerStyle))")
         }
 
         @Test("the clean twin of every program has no finding", arguments: programs.map { ProgramCase($0) })
-        func cleanTwins(_ program: ProgramCase) throws {
-            let (sites, findings, _) = try Corpus.findings(of: program.type, buggy: false)
+        func cleanTwins(_ program: ProgramCase) async throws {
+            let (sites, findings, _) = try await Corpus.findings(of: program.type, buggy: false)
             #expect(sites.isEmpty, "findings: \(findings.map(\.compilerStyle))")
         }
 
         @Test("no message names an Output by a bare id", arguments: programs.map { ProgramCase($0) })
-        func messagesNameWhatTheUserWrote(_ program: ProgramCase) throws {
-            let (_, findings, _) = try Corpus.findings(of: program.type, buggy: true)
+        func messagesNameWhatTheUserWrote(_ program: ProgramCase) async throws {
+            let (_, findings, _) = try await Corpus.findings(of: program.type, buggy: true)
             for finding in findings {
                 #expect(
                     finding.message.range(of: #"Output #\d"#, options: .regularExpression) == nil, "\(finding.message)")

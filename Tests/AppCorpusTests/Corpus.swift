@@ -27,10 +27,10 @@
         }
 
         /// Records `program` in memory and judges it as `bind-trace check` does, on its own events.
-        static func findings(of program: CorpusProgram.Type, buggy: Bool) throws
+        static func findings(of program: CorpusProgram.Type, buggy: Bool) async throws
             -> (sites: [String], findings: [Finding], recordsHandles: Bool)
         {
-            let recording = try #require(BindTrace.capture("\(program)") { program.run(buggy: buggy) })
+            let recording = try #require(await BindTrace.capture("\(program)") { await program.run(buggy: buggy) })
             let result = try TraceAnalyzer.analyze(recording)
             #expect(result.traceErrors.isEmpty, "the recorder writes a consistent trace: \(result.traceErrors)")
             let sites = result.findings.map { finding in
