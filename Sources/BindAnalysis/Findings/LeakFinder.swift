@@ -60,7 +60,8 @@ struct LeakFinder {
     }
 
     /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
-    /// target weakly), bound by the scope that left `root`, still held (its handle not released).
+    /// target weakly), bound by the work that left `root`, still held (its handle not released), and
+    /// not the current use of a container that is emptied at each new use.
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
         guard subscription.target == nil, !isReportedElsewhere(subscription),
             !(replay.recordsHandles && subscription.handleReleasedAt != nil),
@@ -69,9 +70,9 @@ struct LeakFinder {
         else { return false }
         switch reason {
         case .scope(let scope):
-            // With handle records, a binding from a nested scope that is still held counts too (an
-            // abandoned one never does); without them, only the scope's own bindings can be trusted.
-            // (or an enclosing one: the same screen's work).
+            // With handle records, a held binding from a scope nested in it or enclosing it (the
+            // same screen's work) counts too; an abandoned one never does. Without them, only the
+            // scope's own bindings can be trusted.
             guard replay.recordsHandles else { return subscription.scope?.endedScope === scope }
             return scope.contains(subscription.scope) || subscription.scope?.contains(scope) == true
         case .exit: return subscription.scope?.endedScope == nil
@@ -90,8 +91,8 @@ struct LeakFinder {
         func liveSources(_ node: OutputNode) -> [UInt64] {
             node.incoming.filter { $0.role == .operator }.map(\.source)
         }
-        /// Leaked with `node`: left by the same scope (or both at exit). A source left by an outer
-        /// scope outlived the derived Output's own scope: it is what keeps it.
+        /// Leaked with `node`: left by the same scope. A source left by an outer scope outlived the
+        /// derived Output's own scope: it is what keeps it.
         func leakedTogether(_ source: UInt64, _ node: OutputNode) -> Bool {
             guard let sourceEntry = leaked[source], let entry = leaked[node.id] else { return false }
             switch (sourceEntry.reason, entry.reason) {
