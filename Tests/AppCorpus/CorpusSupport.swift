@@ -6,19 +6,20 @@ import Foundation
 ///
 /// The lines a finding is expected at carry a marker comment, `// expect: <kind>`, in the
 /// program's own source file: the test reads them back, so the expectations sit on the lines they
-/// are about and cannot drift when a file is edited.
+/// are about and cannot drift when a file is edited. `// expect-with-handles: <kind>` marks a
+/// finding only a trace with `Subscription` handle records can prove.
 protocol CorpusProgram: Sendable {
     /// `#filePath` of the program's source file.
     static var sourcePath: String { get }
     /// Runs the program; `buggy` plants the bugs the markers name, `false` runs the clean twin.
-    static func run(buggy: Bool)
+    static func run(buggy: Bool) async
 }
 
 enum CorpusPrograms {
     /// Every program of the corpus.
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-        TabsApp.self,
+        TabsApp.self, AccountApp.self, GalleryApp.self,
     ]
 }
 

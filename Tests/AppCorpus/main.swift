@@ -1,8 +1,9 @@
 import Bind
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The app-shaped corpus as a program: `AppCorpus <Program> buggy|clean` runs one program once, as an
@@ -13,7 +14,7 @@ let arguments = CommandLine.arguments.dropFirst()
 if let name = arguments.first, let program = CorpusPrograms.all.first(where: { "\($0)" == name }),
     let variant = arguments.dropFirst().first, variant == "buggy" || variant == "clean"
 {
-    program.run(buggy: variant == "buggy")
+    await program.run(buggy: variant == "buggy")
 } else {
     print("usage: AppCorpus <\(CorpusPrograms.all.map { "\($0)" }.joined(separator: "|"))> buggy|clean")
     exit(2)

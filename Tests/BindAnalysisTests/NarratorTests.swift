@@ -9,8 +9,10 @@ struct NarratorTests {
 
     @Test("an Output is its label, else its kind, value type and creation site")
     func outputNames() {
-        #expect(Narrator.name(kind: .map, valueType: "String", site: site, label: nil) == "map → String at Feed.swift:12")
-        #expect(Narrator.name(kind: .output, valueType: "Int", site: site, label: nil) == "Output → Int at Feed.swift:12")
+        #expect(
+            Narrator.name(kind: .map, valueType: "String", site: site, label: nil) == "map → String at Feed.swift:12")
+        #expect(
+            Narrator.name(kind: .output, valueType: "Int", site: site, label: nil) == "Output → Int at Feed.swift:12")
         #expect(Narrator.name(kind: .relay, valueType: "()", site: site, label: nil) == "Relay → () at Feed.swift:12")
         #expect(Narrator.name(kind: .map, valueType: "String", site: site, label: "title") == "'title' (String)")
     }
@@ -19,7 +21,8 @@ struct NarratorTests {
     func subscriptionNames() {
         let target = BinderTarget(type: "App.Label", identity: 7)
         #expect(Narrator.name(of: target) == "Label")
-        #expect(Narrator.name(of: BinderTarget(type: "Swift.Array<App.Label>", identity: 7)) == "Swift.Array<App.Label>")
+        #expect(
+            Narrator.name(of: BinderTarget(type: "Swift.Array<App.Label>", identity: 7)) == "Swift.Array<App.Label>")
         #expect(Narrator.what(target: target) == "Binder to Label")
         #expect(Narrator.what(target: nil) == "closure")
     }

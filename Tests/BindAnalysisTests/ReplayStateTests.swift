@@ -149,16 +149,17 @@ struct ReplayStateTests {
         #expect(focused.findings.map(\.site) == [TraceBuilder.site(9)])
     }
 
-    @Test("at exit, Outputs that existed before the recording are not judged")
-    func atExitSkipsPreexisting() {
+    @Test("at exit, only what a user can act on: a binding left bound, not the Outputs an app keeps alive")
+    func atExitReportsOnlyActionable() {
         var trace = TraceBuilder()
         trace.output(1, preexisting: true)
         trace.bind(1, to: 1, line: 3, preexisting: true)
         trace.output(2, line: 4)
         trace.bind(2, to: 2, line: 5)
+        trace.output(3, line: 6)
         let result = TraceAnalyzer.analyze(events: trace.events, options: AnalysisOptions(atExit: true))
-        #expect(result.findings.map(\.kind) == [.leakedOutput])
+        #expect(result.findings.map(\.kind) == [.leakedSubscription])
         #expect(result.findings.first?.message.contains("at exit") == true)
-        #expect(result.findings.first?.site == TraceBuilder.site(4))
+        #expect(result.findings.first?.site == TraceBuilder.site(5))
     }
 }

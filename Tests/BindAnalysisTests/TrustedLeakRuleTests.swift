@@ -10,7 +10,8 @@ import Testing
 struct TrustedLeakRuleTests {
     static let label = BinderTarget(type: "App.Label", identity: 0xA0)
 
-    @Test("a reused cell's label bound to one post, then another, without unbinding: duplicate-binding with the evidence")
+    @Test(
+        "a reused cell's label bound to one post, then another, without unbinding: duplicate-binding with the evidence")
     func reusedTargetDifferentOutputs() throws {
         var app = HandleTrace()
         app.trace.output(1, line: 3, label: "post 1")
@@ -32,7 +33,9 @@ struct TrustedLeakRuleTests {
         #expect(kindsAndLines(findings) == ["duplicate-binding@30"])
         let message = try #require(findings.first?.message)
         #expect(message.contains("to 2 Outputs at once ('post 1' (Int), 'post 21' (Int))"))
-        #expect(message.contains("an update of 'post 1' (Int) at event #\(like) reached the Label now showing 'post 21' (Int)"))
+        #expect(
+            message.contains(
+                "an update of 'post 1' (Int) at event #\(like) reached the Label now showing 'post 21' (Int)"))
     }
 
     @Test("the clean twin: the cell unbinds its previous row before binding the next")
@@ -225,7 +228,8 @@ struct TrustedLeakRuleTests {
         #expect(message.contains("Output → Int at Screen.swift:3 outlives it"))
         #expect(!message.contains("#"))
         #expect(
-            Narrator.name(kind: .combine, valueType: "(String, Int)", site: SourceSite(file: "App/Feed.swift", line: 9),
+            Narrator.name(
+                kind: .combine, valueType: "(String, Int)", site: SourceSite(file: "App/Feed.swift", line: 9),
                 label: nil) == "combine → (String, Int) at Feed.swift:9")
     }
 
@@ -345,5 +349,36 @@ struct SharedOutputTests {
         app.contained(2, in: 8)
         app.trace.endScope(12)
         #expect(app.findings().isEmpty)
+    }
+}
+
+@Suite("a reused cell's own view model")
+struct CellViewModelTests {
+    /// A cell configured twice, each configuration in its scope creating a row view model and
+    /// binding a closure to it into the cell's bag; `emptiesBag` empties the bag before the reuse.
+    func cell(emptiesBag: Bool) -> HandleTrace {
+        var app = HandleTrace()
+        for row in 0..<2 as Range<UInt64> {
+            if emptiesBag && row == 1 {
+                app.trace.unbind(1, reason: .container)
+                app.trace.release(1)
+            }
+            app.trace.beginScope(10 + row, name: "cell for row \(row)")
+            app.trace.output(row + 1, line: 5, label: "row title", scope: 10 + row)
+            app.trace.bind(row + 1, to: row + 1, line: 40, scope: 10 + row)
+            app.contained(row + 1, in: 9)
+            app.trace.endScope(10 + row)
+        }
+        return app
+    }
+
+    @Test("its current view model, kept with its bag for the next reuse, is not a leak when the app quits")
+    func currentViewModelSurvives() {
+        #expect(cell(emptiesBag: true).findings().isEmpty)
+    }
+
+    @Test("never emptied, the bag piles up the rows' closures: a duplicate binding, not a leaked Output")
+    func neverEmptied() {
+        #expect(kindsAndLines(cell(emptiesBag: false).findings()) == ["duplicate-binding@40"])
     }
 }

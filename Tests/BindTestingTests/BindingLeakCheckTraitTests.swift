@@ -66,6 +66,18 @@ struct BindingLeakCheckTraitTests {
         #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)])
     }
 
+    @Test("a leak made by a task the test starts, on another thread, is the test's own")
+    func leakInStartedTaskIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 { group.addTask { bindAndForget(to: NameLabel()) } }
+            }
+            await Task { bindAndForget(to: NameLabel()) }.value
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(found.first?.text.contains("4 times from this line") == true)
+    }
+
     @Test("an Output created in the test and kept alive by a closure bound to it is a leaked Output")
     func leakedOutputIsReported() async throws {
         let found = try await issues(of: .bindingLeakCheck) {

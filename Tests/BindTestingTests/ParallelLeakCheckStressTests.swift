@@ -35,7 +35,8 @@ struct ParallelLeakCheckStressTests {
                         if planted { bindAndForget(to: NameLabel()) }
                     }
                     let outcome = LeakCheck.outcome(of: recording, accepting: [])
-                    let sites = outcome.findings.map { "\($0.kind.rawValue)@\($0.site?.line ?? 0)" }
+                    let sites =
+                        outcome.findings.map { "\($0.kind.rawValue)@\($0.site?.line ?? 0)" }
                         + (outcome.readError.map { ["read error: \($0)"] } ?? [])
                     return (index, sites)
                 }

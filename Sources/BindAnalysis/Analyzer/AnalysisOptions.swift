@@ -1,6 +1,9 @@
 /// What to judge and what to keep while analysing a trace.
 public struct AnalysisOptions: Hashable, Sendable {
-    /// Also report what is still bound or alive when the trace ends, as leaks "at exit".
+    /// Also judge what belongs to no ended scope when the trace ends, as if the run were a scope
+    /// ending at exit — only what a user can act on: a subscription nothing can unbind any more
+    /// (without handle records: a closure still bound). Outputs alive at exit (an app-wide store, a
+    /// screen on screen) are an app's normal state and are not reported.
     ///
     /// Useful for short runs and tests without scopes. Outputs and subscriptions that existed before
     /// the recording started are not judged: their creation is not in the trace.

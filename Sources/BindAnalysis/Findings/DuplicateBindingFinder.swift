@@ -122,8 +122,9 @@ struct DuplicateBindingFinder {
             }
         }
         return bySite.map { key, value in
-            finding(site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
-                    sequence: value.sequence)
+            finding(
+                site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
+                sequence: value.sequence)
         } + containers.findings()
     }
 
@@ -156,16 +157,29 @@ struct DuplicateBindingFinder {
                 + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
                 + "unsubscribe the previous Subscription before binding again"
         } else {
-            let list = names.prefix(3).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
+            // Names in order of first appearance, a repeated one counted: "'post title' (String) × 6".
+            var distinct: [(name: String, count: Int)] = []
+            for name in names {
+                if let index = distinct.firstIndex(where: { $0.name == name }) {
+                    distinct[index].count += 1
+                } else {
+                    distinct.append((name, 1))
+                }
+            }
+            let list =
+                distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(separator: ", ")
+                + (distinct.count > 3 ? ", …" : "")
             message =
                 "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
                 + "the earlier bindings were superseded but never unbound"
             if let witness = evidence(in: peak), let newer = witness.supersededBy {
                 message +=
                     "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
-                    + "\(targetName) now showing \(named(newer))"
+                    + "\(targetName) now showing "
+                    + (named(newer) == named(witness) ? "another \(named(newer))" : named(newer))
             }
-            message += "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
+            message +=
+                "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
                 + "is configured again"
         }
         if instances > 1 { message += " (\(instances) targets)" }
@@ -209,8 +223,10 @@ struct ContainerBindingFinder {
     /// Per site: the largest set of bindings seen piled up, and the number of containers.
     private var reported: [SourceSite: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
 
-    mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) {
-        guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return }
+    /// Returns whether the container is being used again without being emptied.
+    @discardableResult
+    mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) -> Bool {
+        guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return false }
         node.container = container
         let key = ContainerGroup.Key(container: container, site: node.site)
         let group = groups[key] ?? ContainerGroup(key: key)
@@ -238,7 +254,7 @@ struct ContainerBindingFinder {
         }
         group.members.append(node)
         node.containerGroup = group
-        guard !stale.isEmpty else { return }
+        guard !stale.isEmpty else { return false }
         for older in stale where older.supersededBy == nil { older.supersededBy = node }
         let members = stale + [node]
         var entry = reported[node.site] ?? ([], [], sequence)
@@ -248,6 +264,7 @@ struct ContainerBindingFinder {
             entry.sequence = sequence
         }
         reported[node.site] = entry
+        return true
     }
 
     mutating func unbound(_ node: SubscriptionNode) {
@@ -262,7 +279,9 @@ struct ContainerBindingFinder {
             guard entry.members.contains(where: \.inFocus) else { return nil }
             var outputs: [OutputNode] = []
             for member in entry.members {
-                if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+                if let output = member.outputNode, !outputs.contains(where: { $0 === output }) {
+                    outputs.append(output)
+                }
             }
             let names = outputs.prefix(3).map(\.narrated).joined(separator: ", ") + (outputs.count > 3 ? ", …" : "")
             let what = outputs.count == 1 ? names : "different Outputs (\(names))"
@@ -273,7 +292,9 @@ struct ContainerBindingFinder {
             if entry.containers.count > 1 { message += " (\(entry.containers.count) containers)" }
             return Finding(
                 kind: .duplicateBinding, message: message, site: site,
-                related: outputs.prefix(3).map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") },
+                related: outputs.prefix(3).map {
+                    Finding.Related(site: $0.site, note: "\($0.narrated) is created here")
+                },
                 outputs: outputs.map(\.id), subscriptions: entry.members.map(\.id), event: entry.sequence)
         }
     }

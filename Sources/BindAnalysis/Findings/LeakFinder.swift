@@ -31,9 +31,9 @@ import BindTraceModel
 /// - a dangling Binder, or a binding reported as a duplicate, is not also a leak;
 /// - findings of the same kind at the same line are merged, with a count.
 ///
-/// With ``AnalysisOptions/atExit``, what is still bound or alive at the end and belongs to no
-/// ended scope is judged by the same rules, as if the run were a scope ending at exit: only what a
-/// user can act on (an abandoned subscription, an Output kept alive by a binding).
+/// With ``AnalysisOptions/atExit``, what is still bound at the end and belongs to no ended scope is
+/// judged by the same rules, as if the run were a scope ending at exit: only what a user can act
+/// on — an abandoned subscription. An Output alive at exit is an app's normal state: not reported.
 struct LeakFinder {
     let replay: Replay
 
@@ -60,16 +60,19 @@ struct LeakFinder {
     }
 
     /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
-    /// target weakly), bound by the scope that left `root`, still held (its handle not released).
+    /// target weakly), bound by the work that left `root`, still held (its handle not released), and
+    /// not the current use of a container that is emptied at each new use.
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
         guard subscription.target == nil, !isReportedElsewhere(subscription),
-            !(replay.recordsHandles && subscription.handleReleasedAt != nil)
+            !(replay.recordsHandles && subscription.handleReleasedAt != nil),
+            // In a container emptied at each new use (a reused cell's bag): the current use's binding.
+            !replay.reusedContainers.contains(subscription.container)
         else { return false }
         switch reason {
         case .scope(let scope):
-            // With handle records, a binding from a nested scope that is still held counts too (an
-            // abandoned one never does); without them, only the scope's own bindings can be trusted.
-            // (or an enclosing one: the same screen's work).
+            // With handle records, a held binding from a scope nested in it or enclosing it (the
+            // same screen's work) counts too; an abandoned one never does. Without them, only the
+            // scope's own bindings can be trusted.
             guard replay.recordsHandles else { return subscription.scope?.endedScope === scope }
             return scope.contains(subscription.scope) || subscription.scope?.contains(scope) == true
         case .exit: return subscription.scope?.endedScope == nil
@@ -80,15 +83,16 @@ struct LeakFinder {
         // Leaked Outputs, except flatMap inners (judged with their flatMap) and shared ones.
         var leaked: [UInt64: (node: OutputNode, reason: Reason)] = [:]
         for node in replay.outputTable.values where node.inFocus && !node.usedOutsideScope {
-            guard let why = reason(node.scope, preexisting: node.isPreexisting) else { continue }
+            // At exit, an Output alive is an app's normal state: only its abandoned bindings are judged.
+            guard let why = reason(node.scope, preexisting: node.isPreexisting), case .scope = why else { continue }
             leaked[node.id] = (node, why)
         }
 
         func liveSources(_ node: OutputNode) -> [UInt64] {
             node.incoming.filter { $0.role == .operator }.map(\.source)
         }
-        /// Leaked with `node`: left by the same scope (or both at exit). A source left by an outer
-        /// scope outlived the derived Output's own scope: it is what keeps it.
+        /// Leaked with `node`: left by the same scope. A source left by an outer scope outlived the
+        /// derived Output's own scope: it is what keeps it.
         func leakedTogether(_ source: UInt64, _ node: OutputNode) -> Bool {
             guard let sourceEntry = leaked[source], let entry = leaked[node.id] else { return false }
             switch (sourceEntry.reason, entry.reason) {
@@ -116,7 +120,8 @@ struct LeakFinder {
         var members: [UInt64: [OutputNode]] = [:]
         for (id, entry) in leaked {
             // A current inner whose flatMap is not leaked lives as long as the flatMap: no leak.
-            if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil, replay.output(id: entry.node.innerOf) != nil {
+            if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil, replay.output(id: entry.node.innerOf) != nil
+            {
                 continue
             }
             members[root(of: id), default: []].append(entry.node)
@@ -134,7 +139,9 @@ struct LeakFinder {
         var reportedRoots: [UInt64: [SubscriptionNode]] = [:]
         for rootID in members.keys {
             guard let root = leaked[rootID]?.node else { continue }
-            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: leaked[rootID]!.reason) }
+            let keepers = (subscriptionsByRoot[rootID] ?? []).filter {
+                isKeeper($0, of: root, reason: leaked[rootID]!.reason)
+            }
             let hasLongLivedSource = liveSources(root).contains {
                 !leakedTogether($0, root) && replay.output(id: $0) != nil
             }
@@ -181,7 +188,8 @@ struct LeakFinder {
                 if case .scope(let scope) = root.reason {
                     cyclesByScope[ObjectIdentifier(scope), default: []].append(rootID)
                 } else {
-                    findings.append(cycleFinding(roots: [root.node], reason: .exit, members: members, reported: reported))
+                    findings.append(
+                        cycleFinding(roots: [root.node], reason: .exit, members: members, reported: reported))
                 }
                 continue
             }
@@ -225,7 +233,9 @@ struct LeakFinder {
             "\(root.narrated) is \(when(reason)): \(names) outlives it and keeps it alive "
             + "(derive it once, where \(sources.count == 1 ? "its source is" : "its sources are") owned, "
             + "or bind to the source directly)"
-        var related = sources.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive") }
+        var related = sources.map {
+            Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive")
+        }
         related += others.map { Finding.Related(site: $0.site, note: "\($0.narrated) is also alive, derived from it") }
         related += subscriptions.map { Finding.Related(site: $0.site, note: "still bound to \($0.outputName) here") }
         related += scopeNote(reason)
@@ -268,18 +278,27 @@ struct LeakFinder {
                 ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
                 + " strongly (use [weak self], or unbind it when the owner goes away)"
-            related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         } else if !closures.isEmpty && !isExit {
             message +=
                 ": a closure bound to them keeps their owner alive (a retain cycle); look for one that captures its "
                 + "owner strongly"
-            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.dropFirst().map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         } else {
             message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
-            related += outputs.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive") }
+            related += outputs.dropFirst().map {
+                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            }
         }
         for subscription in subscriptions where subscription !== culprit {
-            let note = subscription.target == nil && culprit == nil && !isExit ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)" : "still bound to \(subscription.outputName) here"
+            let note =
+                subscription.target == nil && culprit == nil && !isExit
+                ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)"
+                : "still bound to \(subscription.outputName) here"
             related.append(Finding.Related(site: subscription.site, note: note))
         }
         related += scopeNote(reason)

@@ -40,12 +40,14 @@ struct StructuralCycleFinder {
         guard seen.insert(sites.sorted()).inserted else { return }
         let derivedNode = replay.output(id: edge.derived)
         let names = nodes.map(\.narrated)
+        let circle = (names + names.prefix(1)).joined(separator: " → ")
         findings.append(
             Finding(
-                kind: .structuralCycle,
-                message: "derived Outputs depend on each other in a circle: \((names + names.prefix(1)).joined(separator: " → "))",
+                kind: .structuralCycle, message: "derived Outputs depend on each other in a circle: \(circle)",
                 site: derivedNode?.site,
-                related: nodes.dropFirst().map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") },
+                related: nodes.dropFirst().map {
+                    Finding.Related(site: $0.site, note: "\($0.narrated) is created here")
+                },
                 outputs: path, event: sequence))
     }
 }

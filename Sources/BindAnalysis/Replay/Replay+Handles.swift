@@ -18,10 +18,10 @@ extension Replay {
         recordsHandles = true
         // Already unbound (or never seen): nothing to hold.
         guard let node = self.subscription(id: subscription) else { return }
-        if options.kinds.contains(.duplicateBinding) {
-            duplicateBindings.containers.contained(node, container: container, sequence: sequence)
-        } else {
-            node.container = container
+        node.container = container
+        // A container used again (emptied or not) holds one use's bindings at a time.
+        if duplicateBindings.containers.contained(node, container: container, sequence: sequence) {
+            reusedContainers.insert(container)
         }
     }
 

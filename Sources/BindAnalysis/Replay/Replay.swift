@@ -65,6 +65,9 @@ public final class Replay {
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
     /// Set on the first such event; a trace that records them but has none may set it up front.
     package var recordsHandles = false
+    /// Containers emptied after the scope that filled them ended: used once per configuration (a
+    /// reused cell's bag), so what they hold now is meant to stay until their next use.
+    var reusedContainers: Set<UInt64> = []
     private var finished: [Finding]?
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
@@ -287,6 +290,9 @@ public final class Replay {
         if !node.isInternal { node.scope?.boundSubscriptions -= 1 }
         if node.bindingGroup != nil { duplicateBindings.unbound(node) }
         if node.containerGroup != nil { duplicateBindings.containers.unbound(node) }
+        if reason == .container, node.container != 0, node.scope?.endedScope != nil {
+            reusedContainers.insert(node.container)
+        }
         // A leak that ended late: abandoned, it kept receiving values after its scope ended until
         // its Output went away.
         if reason == .outputReleased, recordsHandles, node.handleReleasedAt != nil, node.inFocus,

@@ -16,10 +16,11 @@ final class HomeScreen {
     private var subscription: Subscription?
 
     func show(dropsSubscription: Bool) {
+        let user = SessionStore.shared.user
         if dropsSubscription {
-            SessionStore.shared.user.bind { [weak self] in self?.greeting.text = "Hi \($0)" }  // expect: leaked-subscription
+            user.bind { [weak self] in self?.greeting.text = "Hi \($0)" }  // expect: leaked-subscription
         } else {
-            subscription = SessionStore.shared.user.bind { [weak self] in self?.greeting.text = "Hi \($0)" }
+            subscription = user.bind { [weak self] in self?.greeting.text = "Hi \($0)" }
         }
     }
 

@@ -57,7 +57,8 @@ final class SearchScreen {
 
     func show(store: SearchStore, derivesInScope: Bool) {
         if derivesInScope {
-            store.query.map { "results for \($0)" }.bind(to: resultsLabel.binding[\.text]).add(to: bag)  // expect: leaked-output
+            let results = store.query.map { "results for \($0)" }  // expect: leaked-output
+            results.bind(to: resultsLabel.binding[\.text]).add(to: bag)
         } else {
             store.query.bind { [weak self] in self?.resultsLabel.text = "results for \($0)" }.add(to: bag)
         }
