@@ -63,4 +63,27 @@ struct MainThreadTests {
         #expect(label.history == values)
         #expect(!label.setOffMainQueue)
     }
+
+    @Test("values sent from many threads at once all reach the view on the main queue, each thread's in order")
+    func manyThreadsAtOnce() async {
+        let label = HistoryLabel()
+        let text = Output<String>()
+        text.bind(to: label.binding.text)
+
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    for index in 0..<250 { text.update(withValue: "\(thread)-\(index)") }
+                }
+            }
+        }
+        await drainMainQueue()
+
+        #expect(label.history.count == 1000)
+        #expect(!label.setOffMainQueue)
+        for thread in 0..<4 {
+            let sent = label.history.filter { $0.hasPrefix("\(thread)-") }
+            #expect(sent == (0..<250).map { "\(thread)-\($0)" })
+        }
+    }
 }
