@@ -1,6 +1,7 @@
 #if Tracing
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 

@@ -109,6 +109,9 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, event: event) { node.label = label }
+        case .subscriptionContained, .handleReleased:
+            // Handled by the analysis work of issue 12 (Replay+Handles).
+            lastDepth = 0
         }
     }
 
