@@ -96,8 +96,11 @@ struct TraceFile {
             if reason == EWOULDBLOCK { return -1 }
             throw TraceRecordingError(path: path, reason: String(cString: strerror(reason)))
         }
-        // Ours now: whatever an earlier, finished process left here is replaced.
-        if ftruncate(descriptor, 0) != 0 {
+        // Ours now: whatever an earlier, finished process left here is replaced (a regular file;
+        // a device or a pipe has nothing to replace).
+        var status = stat()
+        let isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        if isRegular && ftruncate(descriptor, 0) != 0 {
             let reason = String(cString: strerror(errno))
             systemClose(descriptor)
             throw TraceRecordingError(path: path, reason: reason)

@@ -84,8 +84,9 @@ enum TraceRecorder {
     static func openFile(pattern: String) throws {
         pthread_mutex_lock(writeLock)
         defer { pthread_mutex_unlock(writeLock) }
-        closeFileLocked()
+        // A path that cannot be opened leaves the running recording as it is.
         let opened = try TraceFile(pattern: pattern)
+        closeFileLocked()
         file = opened
         var header = TraceFormat.header
         bt_spin_lock(recordingLock)
