@@ -29,12 +29,18 @@ let package = Package(
         .target(name: "CBindTrace"),
         // The per-thread depth of operator cascades, so deep chains never overflow the stack.
         .target(name: "CBindCore"),
+        // The trace format: record tags, fields, encoder and decoder. A leaf: recorder and reader share it.
+        .target(name: "BindTraceFormat"),
         .target(
             name: "Bind",
-            dependencies: ["CBindCore", .target(name: "CBindTrace", condition: .when(traits: ["Tracing"]))]
+            dependencies: [
+                "CBindCore", "BindTraceFormat", .target(name: "CBindTrace", condition: .when(traits: ["Tracing"])),
+            ]
         ),
-        .target(name: "BindTraceModel", dependencies: ["Bind"]),
-        .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
+        .target(name: "BindTraceModel", dependencies: ["BindTraceFormat"]),
+        // TEMPORARY "Bind": BindAnalysis still imports Bind (TraceAnalyzer+Recording.swift and a few
+        // `import Bind` lines); drop it once those move to BindTesting, so bind-trace never links Bind.
+        .target(name: "BindAnalysis", dependencies: ["BindTraceModel", "Bind"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
@@ -73,7 +79,11 @@ let package = Package(
             dependencies: ["Bind", "UIKitStandIn", "WebKitStandIn"],
             swiftSettings: [.define("BIND_UIKIT_STANDIN")]
         ),
-        .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel"]),
+        // Shared by the tests: writes traces with the format's own encoder, reads captures.
+        .target(
+            name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
+            path: "Tests/BindTraceTestSupport"),
+        .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),

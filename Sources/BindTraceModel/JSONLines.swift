@@ -65,6 +65,11 @@ public enum JSONLines {
         case .labeled(let output, let label):
             object.add("output", output)
             object.add("label", label)
+        case .subscriptionContained(let subscription, let container):
+            object.add("subscription", subscription)
+            object.add("container", container)
+        case .handleReleased(let subscription):
+            object.add("subscription", subscription)
         }
         return object.text + "}"
     }

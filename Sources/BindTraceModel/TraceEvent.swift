@@ -1,4 +1,4 @@
-import Bind
+import BindTraceFormat
 
 /// A place in the user's source: `Module/File.swift` and a line, as recorded from `#fileID`/`#line`.
 public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -88,6 +88,10 @@ public struct TraceEvent: Hashable, Sendable {
         case scopeEnded(id: UInt64)
         case mark(name: String, scope: UInt64)
         case labeled(output: UInt64, label: String)
+        /// A subscription was added to a `SubscriptionContainer` (`container`: the container's id).
+        case subscriptionContained(subscription: UInt64, container: UInt64)
+        /// A subscription's `Subscription` handle was released while it was still bound.
+        case handleReleased(subscription: UInt64)
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -161,6 +165,8 @@ extension TraceEvent.Kind {
         case .scopeEnded: "scopeEnded"
         case .mark: "mark"
         case .labeled: "labeled"
+        case .subscriptionContained: "subscriptionContained"
+        case .handleReleased: "handleReleased"
         }
     }
 

@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 /// Why a trace could not be read. Every case names the byte offset where reading stopped.
 public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(reason: String)
@@ -28,7 +30,7 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unsupportedVersion(let major, let minor):
             "unsupported trace format version \(major).\(minor) (this reader reads 1.x)"
         case .recordTooLong(let offset, let length):
-            "corrupt record at offset \(offset): claims \(length) bytes (at most 1048576)"
+            "corrupt record at offset \(offset): claims \(length) bytes (at most \(TraceFormat.maximumRecordLength))"
         case .malformedRecord(let offset, let tag, let reason):
             "malformed record (tag \(tag)) at offset \(offset): \(reason)"
         case .unknownString(let offset, let id): "record at offset \(offset) refers to undefined string \(id)"
@@ -49,4 +51,22 @@ public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "offset \(offset): \(message)" }
+}
+
+/// Why a trace is not whole (``TraceReader/gaps``).
+public enum TraceGap: Hashable, Sendable, CustomStringConvertible {
+    /// The recorder could not write this many events (a failed write: disk full, file removed).
+    case lostEvents(UInt64)
+    /// The trace ends inside a record; this many bytes were ignored.
+    case cutShort(ignoredBytes: Int)
+    /// The recording did not stop normally: the process was killed, crashed, or is still running.
+    case noEndRecord
+
+    public var description: String {
+        switch self {
+        case .lostEvents(let count): "the recorder lost \(count) events"
+        case .cutShort(let bytes): "the trace is cut short (\(bytes) bytes of an incomplete record ignored)"
+        case .noEndRecord: "the trace has no end record (the recording process was killed, crashed or is still running)"
+        }
+    }
 }

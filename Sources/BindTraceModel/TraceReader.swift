@@ -1,4 +1,4 @@
-import Bind
+@_exported import BindTraceFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +26,19 @@ public final class TraceReader {
     public private(set) var isComplete = false
     /// The format version of the trace.
     public private(set) var version: (major: UInt16, minor: UInt16) = (0, 0)
+    /// Events the recorder could not write (its `lost` records, such as a failed write), summed.
+    public private(set) var lostEvents: UInt64 = 0
+    /// Bytes at the end that hold an incomplete record and were ignored (the trace was cut short).
+    public private(set) var ignoredBytes = 0
+    /// Why the trace is not whole, once it has been read to its end: empty for a whole trace. A
+    /// gate should fail on a trace with gaps unless the user accepts incomplete traces.
+    public var gaps: [TraceGap] {
+        var gaps: [TraceGap] = []
+        if lostEvents > 0 { gaps.append(.lostEvents(lostEvents)) }
+        if ignoredBytes > 0 { gaps.append(.cutShort(ignoredBytes: ignoredBytes)) }
+        if finished && failure == nil && !isComplete { gaps.append(.noEndRecord) }
+        return gaps
+    }
     /// Names of the recording threads, by thread number.
     public private(set) var threadNames: [UInt32: String] = [:]
 
@@ -44,6 +57,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var failure: TraceReadError?
 
     @exclusivity(unchecked) private var strings: [String] = [""]
+    /// Each distinct text once: a string defined again under another id shares the first one's storage.
+    private var distinctStrings: [String: Int] = [:]
     @exclusivity(unchecked) private var sequence: UInt64 = 0
     @exclusivity(unchecked) private var ticks: UInt64 = 0
     @exclusivity(unchecked) private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
@@ -57,7 +72,7 @@ public final class TraceReader {
     private var skippedTags: Set<UInt8> = []
     @exclusivity(unchecked) private var droppedCauses = 0
 
-    /// Read size; the buffer also holds one whole record (at most 1 MiB) past a read.
+    /// Read size; the buffer also holds one whole record (at most 64 KiB) past a read.
     private static let chunkSize = 1 << 20
 
     /// Opens the trace file at `path` and checks its header.
@@ -182,22 +197,25 @@ public final class TraceReader {
         let payloadStart = position + headerLength
         guard payloadStart + length <= count else { return cutShort(at: recordOffset) }
         position = payloadStart + length
-        var payload = PayloadDecoder(
-            bytes: UnsafeRawBufferPointer(buffer), start: payloadStart, end: payloadStart + length,
-            offset: recordOffset, tag: tagByte)
-
         guard let tag = TraceFormat.Tag(rawValue: tagByte) else {
             if skippedTags.insert(tagByte).inserted {
                 warnings.append(TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(tagByte)"))
             }
             return nil
         }
-        switch tag {
-        case .clock:
-            let clockTicks = try payload.varint()
-            let nanoseconds = try payload.varint()
-            let rate = try payload.varint()
-            guard rate > 0 else { throw payload.malformed("clock rate is zero") }
+        var payload = PayloadDecoder(
+            bytes: UnsafeRawBufferPointer(buffer), start: payloadStart, end: payloadStart + length)
+        let record: TraceRecord
+        do {
+            record = try TraceRecord.decode(tag, &payload)
+        } catch {
+            throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: error.reason)
+        }
+        switch record {
+        case .clock(let clockTicks, let nanoseconds, let rate):
+            guard rate > 0 else {
+                throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "clock rate is zero")
+            }
             clock = (clockTicks, nanoseconds, rate)
             if startNanoseconds == nil { startNanoseconds = nanoseconds }
             clockNanoseconds = Double(nanoseconds)
@@ -205,108 +223,111 @@ public final class TraceReader {
             start = Double(startNanoseconds ?? 0)
             ticks = clockTicks
             return nil
-        case .string:
-            let id = try payload.varint()
+        case .string(let id, let utf8):
             guard id == UInt64(strings.count) else {
                 if id < UInt64(strings.count) { throw .stringDefinedTwice(offset: recordOffset, id: id) }
-                throw payload.malformed("string \(id) defined out of order (expected \(strings.count))")
+                throw .malformedRecord(
+                    offset: recordOffset, tag: tagByte,
+                    reason: "string \(id) defined out of order (expected \(strings.count))")
             }
-            strings.append(payload.remainingString())
+            guard utf8.count <= TraceFormat.maximumReadableStringLength else {
+                throw .malformedRecord(
+                    offset: recordOffset, tag: tagByte,
+                    reason: "string of \(utf8.count) bytes (at most \(TraceFormat.maximumReadableStringLength))")
+            }
+            defineString(String(decoding: utf8, as: UTF8.self))
             return nil
-        case .thread:
-            let index = try payload.varint()
-            guard index <= UInt64(UInt32.max) else { throw payload.malformed("thread number too large") }
+        case .thread(let index, let nameID):
+            guard index <= UInt64(UInt32.max) else {
+                throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "thread number too large")
+            }
             thread = UInt32(index)
-            let name = try string(payload.varint(), at: recordOffset)
+            let name = try string(nameID, at: recordOffset)
             if !name.isEmpty { threadNames[thread] = name }
             return nil
         case .end:
             isComplete = true
             return nil
-        case .lost:
-            let count = try payload.varint()
+        case .lost(let count):
+            lostEvents += count
             warnings.append(TraceWarning(offset: recordOffset, message: "the recorder lost \(count) events here"))
             return nil
-        default:
-            return try decodeEvent(tag, &payload, offset: recordOffset)
+        case .event(let delta, let event):
+            ticks &+= delta
+            sequence += 1
+            return TraceEvent(
+                sequence: sequence, time: time(), thread: thread, offset: recordOffset,
+                kind: try kind(of: event, at: recordOffset))
         }
     }
 
-    private func decodeEvent(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder, offset: Int)
-        throws(TraceReadError) -> TraceEvent
-    {
-        let delta = try payload.varint()
-        ticks &+= delta
-        sequence += 1
-        let kind: TraceEvent.Kind
-        switch tag {
-        case .outputCreated:
-            let output = try payload.varint()
-            let outputKind = try payload.outputKind()
-            let valueType = try string(payload.varint(), at: offset)
-            let site = try self.site(&payload, at: offset)
-            let labelID = try payload.varint()
-            let label = labelID == 0 ? nil : try string(labelID, at: offset)
-            let scope = try payload.varint()
-            let preexisting = try payload.varint() != 0
-            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
-            kind = .outputCreated(
+    /// The event with its strings looked up and its cause made absolute.
+    private func kind(of event: EventRecord, at offset: Int) throws(TraceReadError) -> TraceEvent.Kind {
+        switch event {
+        case .outputCreated(let output, let kind, let valueType, let file, let line, let label, let scope,
+            let preexisting, let cause):
+            return .outputCreated(
                 TraceEvent.OutputCreation(
-                    output: output, kind: outputKind, valueType: valueType, site: site, label: label, scope: scope,
-                    preexisting: preexisting, cause: cause))
-        case .edge:
-            kind = .edge(source: try payload.varint(), derived: try payload.varint(), operation: try payload.outputKind())
-        case .innerSwitch:
-            kind = .innerSwitch(flatMap: try payload.varint(), inner: try payload.varint())
-        case .bound:
-            let subscription = try payload.varint()
-            let output = try payload.varint()
-            let site = try self.site(&payload, at: offset)
-            let flags = try payload.varint()
-            var target: BinderTarget?
-            if flags & TraceFormat.BindFlag.binder != 0 {
-                target = BinderTarget(type: try string(payload.varint(), at: offset), identity: try payload.varint())
-            }
-            let scope = try payload.varint()
-            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
-            kind = .bound(
+                    output: output, kind: kind, valueType: try string(valueType, at: offset),
+                    site: try site(file, line, at: offset), label: label == 0 ? nil : try string(label, at: offset),
+                    scope: scope, preexisting: preexisting, cause: resolve(cause)))
+        case .edge(let source, let derived, let operation):
+            return .edge(source: source, derived: derived, operation: operation)
+        case .innerSwitch(let flatMap, let inner):
+            return .innerSwitch(flatMap: flatMap, inner: inner)
+        case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause):
+            return .bound(
                 TraceEvent.Binding(
-                    subscription: subscription, output: output, site: site,
-                    isInternal: flags & TraceFormat.BindFlag.internal != 0, target: target, scope: scope,
-                    preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: cause))
-        case .update, .fire:
-            let output = try payload.varint()
-            let cause = try payload.cause(sequence: sequence, dropped: &droppedCauses)
-            let preview = try payload.varint() != 0 ? payload.remainingString() : nil
-            kind = tag == .update
-                ? .updated(output: output, cause: cause, preview: preview)
-                : .fired(output: output, cause: cause, preview: preview)
-        case .unbound:
-            let subscription = try payload.varint()
-            let rawReason = try payload.varint()
-            guard rawReason <= UInt64(UInt8.max), let reason = UnbindReason(rawValue: UInt8(rawReason)) else {
-                throw payload.malformed("unknown unbind reason \(rawReason)")
-            }
-            kind = .unbound(subscription: subscription, reason: reason, cause: try payload.cause(sequence: sequence, dropped: &droppedCauses))
-        case .dangling:
-            kind = .dangling(subscription: try payload.varint())
-        case .released:
-            kind = .released(output: try payload.varint())
-        case .scopeBegin:
-            let id = try payload.varint()
-            let parent = try payload.varint()
-            let name = try string(payload.varint(), at: offset)
-            kind = .scopeBegan(id: id, parent: parent, name: name, site: try site(&payload, at: offset))
-        case .scopeEnd:
-            kind = .scopeEnded(id: try payload.varint())
-        case .mark:
-            kind = .mark(name: try string(payload.varint(), at: offset), scope: try payload.varint())
-        case .label:
-            kind = .labeled(output: try payload.varint(), label: try string(payload.varint(), at: offset))
-        case .clock, .string, .thread, .end, .lost:
-            throw payload.malformed("not an event")
+                    subscription: subscription, output: output, site: try site(file, line, at: offset),
+                    isInternal: flags & TraceFormat.BindFlag.internal != 0,
+                    target: try target.map { target throws(TraceReadError) in
+                        BinderTarget(type: try string(target.type, at: offset), identity: target.identity)
+                    },
+                    scope: scope, preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: resolve(cause)))
+        case .update(let output, let cause, let preview):
+            return .updated(output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
+        case .fire(let output, let cause, let preview):
+            return .fired(output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
+        case .unbound(let subscription, let reason, let cause):
+            return .unbound(subscription: subscription, reason: reason, cause: resolve(cause))
+        case .dangling(let subscription):
+            return .dangling(subscription: subscription)
+        case .released(let output):
+            return .released(output: output)
+        case .scopeBegin(let id, let parent, let name, let file, let line):
+            return .scopeBegan(
+                id: id, parent: parent, name: try string(name, at: offset), site: try site(file, line, at: offset))
+        case .scopeEnd(let id):
+            return .scopeEnded(id: id)
+        case .mark(let name, let scope):
+            return .mark(name: try string(name, at: offset), scope: scope)
+        case .label(let output, let label):
+            return .labeled(output: output, label: try string(label, at: offset))
+        case .contained(let subscription, let container):
+            return .subscriptionContained(subscription: subscription, container: container)
+        case .handleReleased(let subscription):
+            return .handleReleased(subscription: subscription)
         }
-        return TraceEvent(sequence: sequence, time: time(), thread: thread, offset: offset, kind: kind)
+    }
+
+    /// The cause, or nil; a cause from before the trace's first event (a recording that started
+    /// during a delivery) is dropped and counted.
+    private func resolve(_ cause: CauseField) -> TraceCause? {
+        guard cause.back != 0 else { return nil }
+        guard cause.back < sequence else {
+            droppedCauses += 1
+            return nil
+        }
+        return TraceCause(subscription: cause.subscription, event: sequence - cause.back)
+    }
+
+    private func defineString(_ text: String) {
+        if let index = distinctStrings[text] {
+            strings.append(strings[index])
+        } else {
+            distinctStrings[text] = strings.count
+            strings.append(text)
+        }
     }
 
     private func string(_ id: UInt64, at offset: Int) throws(TraceReadError) -> String {
@@ -314,10 +335,8 @@ public final class TraceReader {
         return strings[Int(id)]
     }
 
-    private func site(_ payload: inout PayloadDecoder, at offset: Int) throws(TraceReadError) -> SourceSite {
-        let file = try string(payload.varint(), at: offset)
-        let line = try payload.varint()
-        return SourceSite(file: file, line: UInt(truncatingIfNeeded: line))
+    private func site(_ file: UInt64, _ line: UInt64, at offset: Int) throws(TraceReadError) -> SourceSite {
+        SourceSite(file: try string(file, at: offset), line: UInt(truncatingIfNeeded: line))
     }
 
     /// Nanoseconds since the first clock record, from the latest clock record's anchor and rate.
@@ -331,6 +350,7 @@ public final class TraceReader {
 
     private func cutShort(at offset: Int) -> TraceEvent? {
         let total = bufferOffset + count
+        ignoredBytes = total - offset
         warnings.append(
             TraceWarning(
                 offset: offset,
@@ -401,90 +421,5 @@ public final class TraceReader {
             close(descriptor)
             descriptor = -1
         }
-    }
-}
-
-/// Decodes the fields of one record's payload, never reading past its end.
-struct PayloadDecoder {
-    let bytes: UnsafeRawBufferPointer
-    var cursor: Int
-    let end: Int
-    let offset: Int
-    let tag: UInt8
-
-    init(bytes: UnsafeRawBufferPointer, start: Int, end: Int, offset: Int, tag: UInt8) {
-        self.bytes = bytes
-        self.cursor = start
-        self.end = end
-        self.offset = offset
-        self.tag = tag
-    }
-
-    func malformed(_ reason: String) -> TraceReadError {
-        .malformedRecord(offset: offset, tag: tag, reason: reason)
-    }
-
-    @inline(__always)
-    mutating func varint() throws(TraceReadError) -> UInt64 {
-        // Most numbers fit one byte (ids of a short trace, flags, causes) or two (tick deltas).
-        if cursor < end {
-            let first = bytes[cursor]
-            if first < 0x80 {
-                cursor += 1
-                return UInt64(first)
-            }
-            if cursor + 1 < end {
-                let second = bytes[cursor + 1]
-                if second < 0x80 {
-                    cursor += 2
-                    return UInt64(first & 0x7F) | UInt64(second) << 7
-                }
-            }
-        }
-        return try longVarint()
-    }
-
-    @inline(never)
-    mutating func longVarint() throws(TraceReadError) -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard cursor < end else { throw malformed("record ends inside a field") }
-            let byte = bytes[cursor]
-            cursor += 1
-            if shift == 63 && byte > 1 { throw malformed("number does not fit in 64 bits") }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-            guard shift <= 63 else { throw malformed("number does not fit in 64 bits") }
-        }
-    }
-
-    mutating func outputKind() throws(TraceReadError) -> OutputKind {
-        let raw = try varint()
-        guard raw <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(raw)) else {
-            throw malformed("unknown output kind \(raw)")
-        }
-        return kind
-    }
-
-    /// The cause, or nil; a cause from before the trace's first event (a recording that started
-    /// during a delivery) is dropped and counted in `dropped`.
-    @inline(__always)
-    mutating func cause(sequence: UInt64, dropped: inout Int) throws(TraceReadError) -> TraceCause? {
-        let back = try varint()
-        guard back != 0 else { return nil }
-        let subscription = try varint()
-        guard back < sequence else {
-            dropped += 1
-            return nil
-        }
-        return TraceCause(subscription: subscription, event: sequence - back)
-    }
-
-    /// The rest of the payload as text; invalid UTF-8 is repaired with U+FFFD.
-    mutating func remainingString() -> String {
-        defer { cursor = end }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cursor..<end]), as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 

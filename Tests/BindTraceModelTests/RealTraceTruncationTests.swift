@@ -1,5 +1,6 @@
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 

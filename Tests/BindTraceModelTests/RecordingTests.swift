@@ -1,6 +1,7 @@
 #if Tracing
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -213,7 +214,8 @@ struct RecordingTests {
     }
 }
 
-@Suite("Trace files")
+/// Every test that records to a file: one file recording at a time (captures may run alongside).
+@Suite("Trace files", .serialized)
 struct TraceFileTests {
     @Test("a recording to a file is read back whole, with an end record")
     func fileRoundTrip() throws {

@@ -1,4 +1,5 @@
 import BindTraceModel
+import BindTraceTestSupport
 import Testing
 
 @Suite("The reader on bad input")

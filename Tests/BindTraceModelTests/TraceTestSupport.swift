@@ -1,5 +1,6 @@
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 
 /// The events of `recording` that belong to its own scope: Outputs created and subscriptions bound
@@ -34,7 +35,8 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
         case .updated(let output, _, _), .fired(let output, _, _), .released(let output),
             .labeled(let output, _):
             mine = outputs.contains(output)
-        case .unbound(let subscription, _, _), .dangling(let subscription):
+        case .unbound(let subscription, _, _), .dangling(let subscription), .subscriptionContained(let subscription, _),
+            .handleReleased(let subscription):
             mine = subscriptions.contains(subscription)
         case .mark(_, let scope): mine = scopes.contains(scope)
         }
@@ -59,33 +61,27 @@ func productsDirectory() -> URL {
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 }
 
-/// A trace in the format, built record by record, for testing the reader on bad input.
+/// A trace built record by record for testing the reader on bad input: the shared `TraceWriter`
+/// without its clock, plus raw records.
 struct TraceBytes {
-    var bytes: [UInt8]
+    var writer: TraceWriter
+    var bytes: [UInt8] {
+        get { writer.bytes }
+        set { writer.bytes = newValue }
+    }
 
     init(major: UInt16 = 1, minor: UInt16 = 0) {
-        bytes = Array("BINDTRC\u{1A}".utf8) + [UInt8(major & 0xFF), UInt8(major >> 8), UInt8(minor & 0xFF),
-            UInt8(minor >> 8), 0, 0, 0, 0]
+        writer = TraceWriter(major: major, minor: minor, clock: false)
     }
 
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value
-        var out: [UInt8] = []
-        while value >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
-        return out
-    }
+    static func varint(_ value: UInt64) -> [UInt8] { TraceWriter.varint(value) }
 
     mutating func record(_ tag: UInt8, _ fields: [UInt64], trailing: [UInt8] = []) {
-        let payload = fields.flatMap(Self.varint) + trailing
-        bytes += [tag] + Self.varint(UInt64(payload.count)) + payload
+        writer.raw(tag: tag, fields: fields, trailing: trailing)
     }
 
-    mutating func string(_ id: UInt64, _ text: String) { record(2, [id], trailing: Array(text.utf8)) }
-    mutating func clock() { record(1, [1000, 5000, 1_000_000_000]) }
+    mutating func string(_ id: UInt64, _ text: String) { writer.record(.string(id: id, utf8: Array(text.utf8))) }
+    mutating func clock() { writer.record(.clock(ticks: 1000, nanoseconds: 5000, ticksPerSecond: 1_000_000_000)) }
     /// An update event of `output` with no cause and no preview.
-    mutating func update(_ output: UInt64) { record(14, [1, output, 0, 0]) }
+    mutating func update(_ output: UInt64) { writer.event(.updated(output: output, cause: nil, preview: nil), delta: 1) }
 }

@@ -166,6 +166,52 @@ public enum BindTrace {
     /// The innermost scope of the running task (0 for none).
     @TaskLocal static var currentScope: UInt64 = 0
 
+    // MARK: - Carrying a scope to other threads
+
+    /// A trace scope, carried by value to work that runs on another thread.
+    ///
+    /// Scopes follow tasks by themselves; a closure given to `DispatchQueue.async`, a `Thread` or a
+    /// callback API runs outside them unless it carries the scope along:
+    ///
+    /// ```swift
+    /// BindTrace.scope("profile screen") {
+    ///     DispatchQueue.global().async(execute: BindTrace.inheritingScope {
+    ///         viewModel.load()   // judged as part of "profile screen"
+    ///     })
+    /// }
+    /// ```
+    public struct ScopeToken: Sendable, Hashable {
+        let id: UInt64
+    }
+
+    /// The scope the caller runs in (``ScopeToken`` of no scope outside any, and in a build without
+    /// the `Tracing` trait).
+    public static var currentScopeToken: ScopeToken {
+        #if Tracing
+        ScopeToken(id: currentScope)
+        #else
+        ScopeToken(id: 0)
+        #endif
+    }
+
+    /// Runs `body` in the scope of `token`, as if it ran where the token was taken.
+    @discardableResult
+    public static func withScope<T>(_ token: ScopeToken, _ body: () throws -> T) rethrows -> T {
+        #if Tracing
+        try $currentScope.withValue(token.id) { try body() }
+        #else
+        try body()
+        #endif
+    }
+
+    /// `body`, wrapped to run in the caller's current scope wherever and whenever it is called.
+    ///
+    /// - Complexity: O(1); the wrapper costs one task-local write per call.
+    public static func inheritingScope(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let token = currentScopeToken
+        return { withScope(token, body) }
+    }
+
     /// A trace recorded in memory by ``BindTrace/capture(_:file:line:_:)``.
     public struct Recording: Sendable {
         /// The trace, in the same format as a trace file.

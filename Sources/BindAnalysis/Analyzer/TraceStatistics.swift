@@ -17,7 +17,7 @@ public struct TraceStatistics: Hashable, Sendable {
     /// The event kind names, in the order of ``eventsByKind``.
     public static let eventKindNames = [
         "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
-        "scopeBegan", "scopeEnded", "mark", "labeled",
+        "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased",
     ]
 
     public init() {}
@@ -57,6 +57,8 @@ public struct TraceStatistics: Hashable, Sendable {
         case .scopeEnded: 10
         case .mark: 11
         case .labeled: 12
+        case .subscriptionContained: 13
+        case .handleReleased: 14
         }
     }
 

@@ -1,16 +1,7 @@
 import BindTraceModel
 
-// The one place that depends on the recorder's handle events (trace format: `subscriptionContained`
-// and `handleReleased`). `Replay.apply(_:)` maps them here:
-//
-//     case .subscriptionContained(let subscription, let container):
-//         lastDepth = 0
-//         applyContained(subscription: subscription, container: container, sequence: event.sequence)
-//     case .handleReleased(let subscription):
-//         lastDepth = 0
-//         applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
-//
-// They tell what can still unbind a binding: its `Subscription` handle, or a `SubscriptionContainer`.
+// What can still unbind a binding: its `Subscription` handle, or a `SubscriptionContainer` (the trace's
+// `subscriptionContained` and `handleReleased` events, applied by `Replay.apply(_:)`).
 
 extension Replay {
     /// A `Subscription` was added to a `SubscriptionContainer` (`container`: the container's trace id).

@@ -118,6 +118,12 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, event: event) { node.label = label }
+        case .subscriptionContained(let subscription, let container):
+            lastDepth = 0
+            applyContained(subscription: subscription, container: container, sequence: event.sequence)
+        case .handleReleased(let subscription):
+            lastDepth = 0
+            applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
         }
     }
 

@@ -354,6 +354,10 @@ struct EventDescriber {
         case .labeled(let output, let label):
             labels[output] = label
             return "#\(output) labelled '\(label)'"
+        case .subscriptionContained(let subscription, let container):
+            return "subscription \(subscription) added to container #\(container)"
+        case .handleReleased(let subscription):
+            return "the handle of subscription \(subscription) was released while still bound"
         }
     }
 

@@ -229,6 +229,10 @@ final class StoryTeller {
         case .labeled(let output, let label):
             line = Line(text: "label \(name(output)) '\(label)'", outputs: [output], sites: siteOf(output))
             labels[output] = label
+        case .subscriptionContained(let subscription, let container):
+            line = Line(text: "add subscription \(subscription) to container #\(container)", outputs: [], sites: [])
+        case .handleReleased(let subscription):
+            line = Line(text: "release the handle of subscription \(subscription) (still bound)", outputs: [], sites: [])
         }
         if let cause = event.kind.cause, let subscription = replay.subscriptionState(cause.subscription) {
             line.via = "via \(subscription.id) at \(subscription.site)"

@@ -32,6 +32,10 @@ void bt_spin_wait(bt_spinlock *lock);
 static inline void bt_spin_lock(bt_spinlock *lock) {
     if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bt_spin_wait(lock);
 }
+/// Takes the lock if it is free; never waits (for a signal handler).
+static inline bool bt_spin_trylock(bt_spinlock *lock) {
+    return atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0;
+}
 static inline void bt_spin_unlock(bt_spinlock *lock) {
     atomic_store_explicit(&lock->held, 0, memory_order_release);
 }

@@ -1,5 +1,10 @@
-// Records a known number of updates, waits past a flush, says so, then keeps recording until
-// killed. Run with BIND_TRACE=/path: the trace tests kill it and read what reached the file.
+// A program the trace tests run with BIND_TRACE=/path, then read what reached the file.
+//
+//     TraceFixture N          N updates, waits past a flush, prints "flushed N", updates until killed
+//     TraceFixture N exit     the same, then exits normally
+//     TraceFixture N crash    N updates in a burst; the closure bound to the N-th calls fatalError
+//     TraceFixture N fork     N updates, then fork(): the child makes N updates labelled "child" and
+//                             exits; the parent waits for it, makes N more and exits
 import Bind
 
 #if canImport(Glibc)
@@ -8,19 +13,53 @@ import Glibc
 import Darwin
 #endif
 
+// A test runner may start this from a thread that blocks signals (a Dispatch worker does), and a
+// spawned process inherits the mask: unblock them all, as a program started from a shell has them.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+sigprocmask(SIG_SETMASK, &noSignals, nil)
+
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
+let mode = arguments.count > 2 ? arguments[2] : ""
 let counter = Output<Int>(value: 0).labeled("counter")
-counter.bind { _ in }
-for value in 1...count { counter.update(withValue: value) }
-// The recorder flushes at least every 100 ms.
-usleep(400_000)
-let line = Array("flushed \(count)\n".utf8)
-line.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
-if arguments.count > 2 && arguments[2] == "exit" { exit(0) }
-var value = count
-while true {
-    value += 1
-    counter.update(withValue: value)
-    if value % 1000 == 0 { usleep(1000) }
+
+func say(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    line.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
+}
+
+switch mode {
+case "crash":
+    counter.bind { value in
+        if value == count { fatalError("crash at update \(value)") }
+    }
+    for value in 1...count { counter.update(withValue: value) }
+case "fork":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    let child = fork()
+    if child == 0 {
+        let own = Output<Int>(value: 0).labeled("child")
+        for value in 1...count { own.update(withValue: value) }
+        exit(0)
+    }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    for value in 1...count { counter.update(withValue: -value) }
+    say("child \(child)")
+    exit(0)
+default:
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    // The recorder flushes at least every 100 ms.
+    usleep(400_000)
+    say("flushed \(count)")
+    if mode == "exit" { exit(0) }
+    var value = count
+    while true {
+        value += 1
+        counter.update(withValue: value)
+        if value % 1000 == 0 { usleep(1000) }
+    }
 }

@@ -1,0 +1,49 @@
+#if Tracing
+/// Gives each distinct string of a stream its id, so a trace stores every file name, type name,
+/// label and scope name once. Not thread-safe: used under `TraceRecorder`'s lock.
+struct TraceStrings {
+    private var files: [UInt: UInt64] = [:]
+    private var types: [ObjectIdentifier: UInt64] = [:]
+    private var texts: [String: UInt64] = [:]
+    private var nextID: UInt64 = 1
+    /// Every string record of the stream, so a sink that joins mid-stream can define them first.
+    private(set) var records: [UInt8] = []
+
+    /// Forgets every id: a new stream starts at 1 again.
+    mutating func reset() { self = TraceStrings() }
+
+    /// The id of `file`; `define` is called with the record of a new string.
+    mutating func id(of file: StaticString, define: (TraceRecord) -> Void) -> UInt64 {
+        guard file.hasPointerRepresentation else { return id(of: file.description, define: define) }
+        let key = UInt(bitPattern: file.utf8Start)
+        if let id = files[key] { return id }
+        let id = add(Array(UnsafeBufferPointer(start: file.utf8Start, count: file.utf8CodeUnitCount)), define)
+        files[key] = id
+        return id
+    }
+
+    mutating func id(of type: Any.Type, define: (TraceRecord) -> Void) -> UInt64 {
+        let key = ObjectIdentifier(type)
+        if let id = types[key] { return id }
+        let id = add(TraceFormat.truncated(String(describing: type), to: TraceFormat.maximumStringLength), define)
+        types[key] = id
+        return id
+    }
+
+    mutating func id(of text: String, define: (TraceRecord) -> Void) -> UInt64 {
+        if let id = texts[text] { return id }
+        let id = add(TraceFormat.truncated(text, to: TraceFormat.maximumStringLength), define)
+        texts[text] = id
+        return id
+    }
+
+    private mutating func add(_ utf8: [UInt8], _ define: (TraceRecord) -> Void) -> UInt64 {
+        let id = nextID
+        nextID += 1
+        let record = TraceRecord.string(id: id, utf8: utf8)
+        record.encode(into: &records)
+        define(record)
+        return id
+    }
+}
+#endif

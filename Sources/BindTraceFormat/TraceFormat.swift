@@ -1,0 +1,81 @@
+/// Constants of the binary trace format, shared by the recorder (in `Bind`) and the reader (in
+/// `BindTraceModel`).
+///
+/// docs/trace-format.md describes the layout. Changing a value here changes the format: bump
+/// ``TraceFormat/majorVersion`` for incompatible changes, ``TraceFormat/minorVersion`` for new tags.
+package enum TraceFormat {
+    /// The first 8 bytes of every trace file.
+    package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
+    package static let majorVersion: UInt16 = 1
+    /// 1: `contained` and `handleReleased` events.
+    package static let minorVersion: UInt16 = 1
+    /// magic + major + minor + flags.
+    package static let headerSize = 16
+    /// Strings longer than this are cut (at a character boundary) by the recorder.
+    package static let maximumStringLength = 1024
+    /// Value previews longer than this are cut.
+    package static let maximumPreviewLength = 120
+    /// The longest string a reader accepts: 16 times what the recorder writes, room for future writers.
+    package static let maximumReadableStringLength = 16 * 1024
+    /// No record is larger; a length above it is corruption, not a reason to allocate. The largest
+    /// record the recorder writes is a string record (a few bytes plus ``maximumStringLength``).
+    package static let maximumRecordLength = 64 * 1024
+
+    /// The kind of a record; the raw value is its first byte.
+    package enum Tag: UInt8, Sendable {
+        // Metadata: no sequence number.
+        case clock = 1
+        case string = 2
+        case thread = 3
+        /// Written last by a recording that stopped normally.
+        case end = 4
+        /// Events the writer could not deliver (a failed write): their count.
+        case lost = 5
+        // Events: each takes the next sequence number.
+        case outputCreated = 10
+        case edge = 11
+        case innerSwitch = 12
+        case bound = 13
+        case update = 14
+        case fire = 15
+        case unbound = 16
+        case dangling = 17
+        case released = 18
+        case scopeBegin = 19
+        case scopeEnd = 20
+        case mark = 21
+        case label = 22
+        case contained = 23
+        case handleReleased = 24
+
+        package var isEvent: Bool { rawValue >= 10 }
+    }
+
+    /// Bits of a `bound` record's flags.
+    package enum BindFlag {
+        package static let `internal`: UInt64 = 1
+        package static let binder: UInt64 = 2
+        package static let preexisting: UInt64 = 4
+    }
+
+    /// The 16-byte file header: magic, major and minor version (little endian), flags.
+    package static var header: [UInt8] { header(major: majorVersion, minor: minorVersion) }
+
+    package static func header(major: UInt16, minor: UInt16) -> [UInt8] {
+        magic + [UInt8(major & 0xFF), UInt8(major >> 8), UInt8(minor & 0xFF), UInt8(minor >> 8), 0, 0, 0, 0]
+    }
+
+    /// The UTF-8 of `text`, cut at a character boundary to at most `limit` bytes (with "…" when cut).
+    package static func truncated(_ text: String, to limit: Int) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        guard utf8.count > limit else { return utf8 }
+        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+        var result: [UInt8] = []
+        for character in text {
+            let bytes = Array(character.utf8)
+            if result.count + bytes.count + ellipsis.count > limit { break }
+            result += bytes
+        }
+        return result + ellipsis
+    }
+}

@@ -1,0 +1,438 @@
+/// Every record of the format, with its encoding and its decoding side by side: the one place an
+/// event's fields are defined. The recorder encodes these, the reader decodes them, and the tests
+/// build traces from them.
+///
+/// Strings are ids (defined by a `.string` record before first use, 0 = none), so a record stays
+/// small and the same text is stored once per trace.
+package enum TraceRecord: Equatable, Sendable {
+    case clock(ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)
+    case string(id: UInt64, utf8: [UInt8])
+    /// The events that follow were recorded by thread `index` (named by string `name`, 0 = none).
+    case thread(index: UInt64, name: UInt64)
+    case end
+    /// `count` events did not reach the file here (a failed write).
+    case lost(count: UInt64)
+    /// An event, `delta` ticks after the previous event (or the last clock record).
+    case event(delta: UInt64, EventRecord)
+
+    package var tag: TraceFormat.Tag {
+        switch self {
+        case .clock: .clock
+        case .string: .string
+        case .thread: .thread
+        case .end: .end
+        case .lost: .lost
+        case .event(_, let event): event.tag
+        }
+    }
+}
+
+/// The cause of an event as written: how many events back the delivering event is (0: no cause),
+/// and the subscription whose closure was running.
+package struct CauseField: Equatable, Sendable {
+    package var back: UInt64
+    package var subscription: UInt64
+
+    package init(back: UInt64, subscription: UInt64) {
+        self.back = back
+        self.subscription = subscription
+    }
+
+    package static let none = CauseField(back: 0, subscription: 0)
+}
+
+/// The fields of each event record, after the tick delta. docs/trace-format.md lists them.
+package enum EventRecord: Equatable, Sendable {
+    case outputCreated(
+        output: UInt64, kind: OutputKind, valueType: UInt64, file: UInt64, line: UInt64, label: UInt64,
+        scope: UInt64, preexisting: Bool, cause: CauseField)
+    case edge(source: UInt64, derived: UInt64, operation: OutputKind)
+    case innerSwitch(flatMap: UInt64, inner: UInt64)
+    /// `target` is set for a Binder's subscription (its type's string id and its identity).
+    case bound(
+        subscription: UInt64, output: UInt64, file: UInt64, line: UInt64, flags: UInt64,
+        target: BoundTarget?, scope: UInt64, cause: CauseField)
+    case update(output: UInt64, cause: CauseField, preview: [UInt8]?)
+    case fire(output: UInt64, cause: CauseField, preview: [UInt8]?)
+    case unbound(subscription: UInt64, reason: UnbindReason, cause: CauseField)
+    case dangling(subscription: UInt64)
+    case released(output: UInt64)
+    case scopeBegin(id: UInt64, parent: UInt64, name: UInt64, file: UInt64, line: UInt64)
+    case scopeEnd(id: UInt64)
+    case mark(name: UInt64, scope: UInt64)
+    case label(output: UInt64, label: UInt64)
+    /// A subscription was added to a `SubscriptionContainer`.
+    case contained(subscription: UInt64, container: UInt64)
+    /// A subscription's handle was released while it was still bound.
+    case handleReleased(subscription: UInt64)
+
+    /// A Binder subscription's target: its type (string id) and identity.
+    package struct BoundTarget: Equatable, Sendable {
+        package var type: UInt64
+        package var identity: UInt64
+
+        package init(type: UInt64, identity: UInt64) {
+            self.type = type
+            self.identity = identity
+        }
+    }
+
+    package var tag: TraceFormat.Tag {
+        switch self {
+        case .outputCreated: .outputCreated
+        case .edge: .edge
+        case .innerSwitch: .innerSwitch
+        case .bound: .bound
+        case .update: .update
+        case .fire: .fire
+        case .unbound: .unbound
+        case .dangling: .dangling
+        case .released: .released
+        case .scopeBegin: .scopeBegin
+        case .scopeEnd: .scopeEnd
+        case .mark: .mark
+        case .label: .label
+        case .contained: .contained
+        case .handleReleased: .handleReleased
+        }
+    }
+}
+
+// MARK: - Encoding
+
+extension TraceRecord {
+    /// At most how many bytes the record takes, framing included: 10 per number, plus byte fields.
+    package var maximumEncodedLength: Int {
+        switch self {
+        case .string(_, let utf8): 32 + utf8.count
+        case .event(_, .update(_, _, let preview?)), .event(_, .fire(_, _, let preview?)): 64 + preview.count
+        default: 160
+        }
+    }
+
+    /// Writes the record at `base`; returns how many bytes it took (at most ``maximumEncodedLength``).
+    package func encode(at base: UnsafeMutablePointer<UInt8>) -> Int {
+        base[0] = tag.rawValue
+        // The payload is written after one byte for its length; moved when the length needs more.
+        var payload = RecordWriter(base: base + 2)
+        encodePayload(into: &payload)
+        let length = payload.count
+        if length < 0x80 {
+            base[1] = UInt8(length)
+            return 2 + length
+        }
+        var lengthSize = 1
+        var rest = length >> 7
+        while rest > 0 {
+            lengthSize += 1
+            rest >>= 7
+        }
+        // Overlapping regions: `update(from:count:)` moves like memmove.
+        (base + 1 + lengthSize).update(from: base + 2, count: length)
+        var lengthField = RecordWriter(base: base + 1)
+        lengthField.varint(UInt64(length))
+        return 1 + lengthSize + length
+    }
+
+    /// Appends the encoded record to `bytes`.
+    package func encode(into bytes: inout [UInt8]) {
+        let start = bytes.count
+        let room = maximumEncodedLength
+        bytes.append(contentsOf: repeatElement(0, count: room))
+        let used = bytes.withUnsafeMutableBufferPointer { encode(at: $0.baseAddress! + start) }
+        bytes.removeLast(room - used)
+    }
+
+    func encodePayload(into record: inout RecordWriter) {
+        switch self {
+        case .clock(let ticks, let nanoseconds, let rate):
+            record.varint(ticks)
+            record.varint(nanoseconds)
+            record.varint(rate)
+        case .string(let id, let utf8):
+            record.varint(id)
+            record.bytes(utf8)
+        case .thread(let index, let name):
+            record.varint(index)
+            record.varint(name)
+        case .end:
+            break
+        case .lost(let count):
+            record.varint(count)
+        case .event(let delta, let event):
+            record.varint(delta)
+            event.encodeFields(into: &record)
+        }
+    }
+}
+
+extension EventRecord {
+    func encodeFields(into record: inout RecordWriter) {
+        switch self {
+        case .outputCreated(let output, let kind, let valueType, let file, let line, let label, let scope,
+            let preexisting, let cause):
+            record.varint(output)
+            record.varint(UInt64(kind.rawValue))
+            record.varint(valueType)
+            record.varint(file)
+            record.varint(line)
+            record.varint(label)
+            record.varint(scope)
+            record.varint(preexisting ? 1 : 0)
+            record.cause(cause)
+        case .edge(let source, let derived, let operation):
+            record.varint(source)
+            record.varint(derived)
+            record.varint(UInt64(operation.rawValue))
+        case .innerSwitch(let flatMap, let inner):
+            record.varint(flatMap)
+            record.varint(inner)
+        case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause):
+            record.varint(subscription)
+            record.varint(output)
+            record.varint(file)
+            record.varint(line)
+            record.varint(target == nil ? flags & ~TraceFormat.BindFlag.binder : flags | TraceFormat.BindFlag.binder)
+            if let target {
+                record.varint(target.type)
+                record.varint(target.identity)
+            }
+            record.varint(scope)
+            record.cause(cause)
+        case .update(let output, let cause, let preview), .fire(let output, let cause, let preview):
+            record.varint(output)
+            record.cause(cause)
+            if let preview {
+                record.varint(1)
+                record.bytes(preview)
+            } else {
+                record.varint(0)
+            }
+        case .unbound(let subscription, let reason, let cause):
+            record.varint(subscription)
+            record.varint(UInt64(reason.rawValue))
+            record.cause(cause)
+        case .dangling(let subscription), .handleReleased(let subscription):
+            record.varint(subscription)
+        case .released(let output):
+            record.varint(output)
+        case .scopeBegin(let id, let parent, let name, let file, let line):
+            record.varint(id)
+            record.varint(parent)
+            record.varint(name)
+            record.varint(file)
+            record.varint(line)
+        case .scopeEnd(let id):
+            record.varint(id)
+        case .mark(let name, let scope):
+            record.varint(name)
+            record.varint(scope)
+        case .label(let output, let label):
+            record.varint(output)
+            record.varint(label)
+        case .contained(let subscription, let container):
+            record.varint(subscription)
+            record.varint(container)
+        }
+    }
+}
+
+/// Writes varints and bytes at a pointer; the caller provides the room.
+struct RecordWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count += 1
+            value >>= 7
+        }
+        base[count] = UInt8(value)
+        count += 1
+    }
+
+    mutating func bytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { source in
+            if let address = source.baseAddress { (base + count).update(from: address, count: source.count) }
+        }
+        count += bytes.count
+    }
+
+    mutating func cause(_ cause: CauseField) {
+        varint(cause.back)
+        if cause.back != 0 { varint(cause.subscription) }
+    }
+}
+
+// MARK: - Decoding
+
+/// Why a record's payload could not be decoded.
+package struct RecordDecodingError: Error, Equatable, Sendable {
+    package var reason: String
+
+    package init(_ reason: String) { self.reason = reason }
+}
+
+extension TraceRecord {
+    /// Decodes the payload of a record with `tag`; checks every field against the payload's end.
+    ///
+    /// - Throws: ``RecordDecodingError`` for a payload that ends inside a field or holds a value
+    ///   the format does not define.
+    package static func decode(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
+        throws(RecordDecodingError) -> TraceRecord
+    {
+        switch tag {
+        case .clock:
+            return .clock(ticks: try payload.varint(), nanoseconds: try payload.varint(), ticksPerSecond: try payload.varint())
+        case .string:
+            let id = try payload.varint()
+            return .string(id: id, utf8: payload.remainingBytes())
+        case .thread:
+            return .thread(index: try payload.varint(), name: try payload.varint())
+        case .end:
+            return .end
+        case .lost:
+            return .lost(count: try payload.varint())
+        default:
+            let delta = try payload.varint()
+            return .event(delta: delta, try EventRecord.decodeFields(tag, &payload))
+        }
+    }
+}
+
+extension EventRecord {
+    static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
+        throws(RecordDecodingError) -> EventRecord
+    {
+        switch tag {
+        case .outputCreated:
+            return .outputCreated(
+                output: try payload.varint(), kind: try payload.outputKind(), valueType: try payload.varint(),
+                file: try payload.varint(), line: try payload.varint(), label: try payload.varint(),
+                scope: try payload.varint(), preexisting: try payload.varint() != 0, cause: try payload.cause())
+        case .edge:
+            return .edge(source: try payload.varint(), derived: try payload.varint(), operation: try payload.outputKind())
+        case .innerSwitch:
+            return .innerSwitch(flatMap: try payload.varint(), inner: try payload.varint())
+        case .bound:
+            let subscription = try payload.varint()
+            let output = try payload.varint()
+            let file = try payload.varint()
+            let line = try payload.varint()
+            let flags = try payload.varint()
+            var target: BoundTarget?
+            if flags & TraceFormat.BindFlag.binder != 0 {
+                target = BoundTarget(type: try payload.varint(), identity: try payload.varint())
+            }
+            return .bound(
+                subscription: subscription, output: output, file: file, line: line, flags: flags, target: target,
+                scope: try payload.varint(), cause: try payload.cause())
+        case .update, .fire:
+            let output = try payload.varint()
+            let cause = try payload.cause()
+            let preview = try payload.varint() != 0 ? payload.remainingBytes() : nil
+            return tag == .update
+                ? .update(output: output, cause: cause, preview: preview)
+                : .fire(output: output, cause: cause, preview: preview)
+        case .unbound:
+            let subscription = try payload.varint()
+            let rawReason = try payload.varint()
+            guard rawReason <= UInt64(UInt8.max), let reason = UnbindReason(rawValue: UInt8(rawReason)) else {
+                throw RecordDecodingError("unknown unbind reason \(rawReason)")
+            }
+            return .unbound(subscription: subscription, reason: reason, cause: try payload.cause())
+        case .dangling:
+            return .dangling(subscription: try payload.varint())
+        case .released:
+            return .released(output: try payload.varint())
+        case .scopeBegin:
+            return .scopeBegin(
+                id: try payload.varint(), parent: try payload.varint(), name: try payload.varint(),
+                file: try payload.varint(), line: try payload.varint())
+        case .scopeEnd:
+            return .scopeEnd(id: try payload.varint())
+        case .mark:
+            return .mark(name: try payload.varint(), scope: try payload.varint())
+        case .label:
+            return .label(output: try payload.varint(), label: try payload.varint())
+        case .contained:
+            return .contained(subscription: try payload.varint(), container: try payload.varint())
+        case .handleReleased:
+            return .handleReleased(subscription: try payload.varint())
+        case .clock, .string, .thread, .end, .lost:
+            throw RecordDecodingError("not an event")
+        }
+    }
+}
+
+/// Reads the fields of one record's payload, never past its end.
+package struct PayloadDecoder {
+    let bytes: UnsafeRawBufferPointer
+    var cursor: Int
+    let end: Int
+
+    /// The payload is `bytes[start..<end]`.
+    package init(bytes: UnsafeRawBufferPointer, start: Int, end: Int) {
+        self.bytes = bytes
+        self.cursor = start
+        self.end = end
+    }
+
+    package mutating func varint() throws(RecordDecodingError) -> UInt64 {
+        // Most numbers fit one byte (ids of a short trace, flags, causes) or two (tick deltas).
+        if cursor < end {
+            let first = bytes[cursor]
+            if first < 0x80 {
+                cursor += 1
+                return UInt64(first)
+            }
+            if cursor + 1 < end {
+                let second = bytes[cursor + 1]
+                if second < 0x80 {
+                    cursor += 2
+                    return UInt64(first & 0x7F) | UInt64(second) << 7
+                }
+            }
+        }
+        return try longVarint()
+    }
+
+    mutating func longVarint() throws(RecordDecodingError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard cursor < end else { throw RecordDecodingError("record ends inside a field") }
+            let byte = bytes[cursor]
+            cursor += 1
+            if shift == 63 && byte > 1 { throw RecordDecodingError("number does not fit in 64 bits") }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+            guard shift <= 63 else { throw RecordDecodingError("number does not fit in 64 bits") }
+        }
+    }
+
+    mutating func outputKind() throws(RecordDecodingError) -> OutputKind {
+        let raw = try varint()
+        guard raw <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(raw)) else {
+            throw RecordDecodingError("unknown output kind \(raw)")
+        }
+        return kind
+    }
+
+    mutating func cause() throws(RecordDecodingError) -> CauseField {
+        let back = try varint()
+        guard back != 0 else { return .none }
+        return CauseField(back: back, subscription: try varint())
+    }
+
+    /// The rest of the payload.
+    package mutating func remainingBytes() -> [UInt8] {
+        defer { cursor = end }
+        return Array(bytes[cursor..<end])
+    }
+}

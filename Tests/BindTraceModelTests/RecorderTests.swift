@@ -1,0 +1,143 @@
+#if Tracing
+@testable import Bind
+import BindTraceModel
+import BindTraceTestSupport
+import Foundation
+import Testing
+
+extension TraceFileTests {
+@Suite("The recorder loses nothing to captures")
+struct CaptureIsolationTests {
+    private func released(_ id: UInt64, in events: [TraceEvent]) -> Bool {
+        events.contains { if case .released(id) = $0.kind { true } else { false } }
+    }
+
+    private func outputID(labelled label: String, in events: [TraceEvent]) -> UInt64? {
+        events.lazy.compactMap { event -> UInt64? in
+            switch event.kind {
+            case .outputCreated(let creation) where creation.label == label: creation.output
+            case .labeled(let output, label): output
+            default: nil
+            }
+        }.first
+    }
+
+    @Test("an Output created before a capture and released after it began has its release in the file")
+    func releaseAfterCaptureReachesFile() throws {
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        try BindTrace.startRecording(toFile: path)
+        var output: Output<Int>? = Output<Int>(value: 0).labeled("outlives a capture")
+        output!.update(withValue: 1)
+        let recording = BindTrace.capture("unrelated") {
+            let other = Output<Int>(value: 0)
+            other.update(withValue: 1)
+        }
+        output = nil
+        _ = recording
+        BindTrace.stopRecording()
+        let events = try TraceReader(path: path).readAll()
+        let id = try #require(outputID(labelled: "outlives a capture", in: events))
+        #expect(released(id, in: events), "the file saw the Output, so it gets its release")
+    }
+
+    @Test("a release during overlapping captures reaches both, and the file")
+    func releaseReachesEveryCapture() throws {
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        try BindTrace.startRecording(toFile: path)
+        var output: Output<Int>? = Output<Int>(value: 0).labeled("seen by all")
+        var inner: BindTrace.Recording?
+        let outer = BindTrace.capture("outer") {
+            output!.update(withValue: 1)
+            inner = BindTrace.capture("inner") {
+                output!.update(withValue: 2)
+                output = nil
+            }
+        }
+        BindTrace.stopRecording()
+        for (name, events) in [
+            ("file", try TraceReader(path: path).readAll()), ("outer", try #require(outer).events()),
+            ("inner", try #require(inner).events()),
+        ] {
+            let id = try #require(outputID(labelled: "seen by all", in: events), "\(name)")
+            #expect(released(id, in: events), "\(name) saw the Output and must see its release")
+        }
+    }
+
+    @Test("a capture that never saw an Output still reads consistently when that Output is released")
+    func releaseOfUnseenOutputIsConsistent() throws {
+        var output: Output<Int>? = Output<Int>(value: 0).labeled("before")
+        let warm = BindTrace.capture("warm") { output!.update(withValue: 1) }
+        _ = warm
+        let later = BindTrace.capture("later") { output = nil }
+        let reader = try #require(later).reader()
+        let events = try reader.readAll()
+        // Whatever this capture holds of the Output, a release never comes before its creation.
+        if let id = outputID(labelled: "before", in: events) {
+            let created = events.firstIndex { if case .outputCreated(let c) = $0.kind { c.output == id } else { false } }
+            let release = events.firstIndex { if case .released(id) = $0.kind { true } else { false } }
+            if let release { #expect(created.map { $0 < release } ?? false) }
+        }
+    }
+}
+
+}
+
+@Suite("The recorder's handle events")
+struct HandleEventTests {
+    @Test("subscriptionContained and handleReleased are recorded with their ids")
+    func handleEvents() throws {
+        let recording = try #require(
+            BindTrace.capture("handles") {
+                TraceRecorder.subscriptionContained(subscriptionID: 9001, containerID: 17)
+                TraceRecorder.handleReleased(subscriptionID: 9001)
+            })
+        let kinds = try recording.events().map(\.kind)
+        #expect(kinds.contains(.subscriptionContained(subscription: 9001, container: 17)))
+        #expect(kinds.contains(.handleReleased(subscription: 9001)))
+    }
+}
+
+@Suite("BIND_TRACE patterns")
+struct TracePatternTests {
+    @Test("%p is the process id, %h the host name, %% a percent sign")
+    func placeholders() {
+        let pid = getpid()
+        #expect(TraceFile.expand("/tmp/app-%p.trace") == "/tmp/app-\(pid).trace")
+        #expect(!TraceFile.expand("/tmp/%h.trace").contains("%"))
+        #expect(TraceFile.expand("/tmp/100%%-%p") == "/tmp/100%-\(pid)")
+    }
+
+    @Test("a directory means one file per process inside it, named after the executable")
+    func directory() throws {
+        let directory = NSTemporaryDirectory() + "bind-dir-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = TraceFile.expand(directory + "/")
+        #expect(made.hasPrefix(directory + "/"))
+        #expect(made.hasSuffix("-\(getpid()).trace"))
+        #expect(FileManager.default.fileExists(atPath: directory), "a directory ending in / is created")
+        #expect(TraceFile.expand(directory) == made, "an existing directory is used the same way")
+    }
+
+    @Test("a file another writer holds is left alone: the recording goes to a sibling named with the pid")
+    func lockedFile() throws {
+        let path = temporaryTracePath()
+        let sibling = TraceFile.sibling(of: path)
+        defer {
+            unlink(path)
+            unlink(sibling)
+        }
+        // Another writer: a lock on its own open file description, as another process would hold.
+        let holder = open(path, O_WRONLY | O_CREAT, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        #expect(write(holder, "theirs", 6) == 6)
+        var file = try TraceFile(pattern: path)
+        #expect(file.path == sibling)
+        file.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs", "the other writer's file is untouched")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sibling)) == Data([4, 0]), "ours got its end record")
+    }
+}
+#endif

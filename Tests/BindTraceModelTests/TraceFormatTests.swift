@@ -1,0 +1,152 @@
+import BindTraceModel
+import BindTraceTestSupport
+import Testing
+
+@Suite("The format: one encoder and one decoder for every record")
+struct TraceFormatTests {
+    static let site = SourceSite(file: "App/Screen.swift", line: 12)
+
+    /// One event of every kind, with every optional field set somewhere.
+    static let everyKind: [TraceEvent.Kind] = [
+        .outputCreated(
+            TraceEvent.OutputCreation(
+                output: 1, kind: .map, valueType: "String", site: site, label: "email", scope: 3, preexisting: true)),
+        .edge(source: 1, derived: 2, operation: .flatMap),
+        .innerSwitch(flatMap: 2, inner: 1),
+        .bound(
+            TraceEvent.Binding(
+                subscription: 4, output: 1, site: site, isInternal: true,
+                target: BinderTarget(type: "UILabel", identity: 0xDEAD_BEEF), scope: 3, preexisting: true,
+                cause: TraceCause(subscription: 9, event: 1))),
+        .updated(output: 1, cause: TraceCause(subscription: 4, event: 4), preview: "\"a@b\""),
+        .fired(output: 2, cause: nil, preview: nil),
+        .unbound(subscription: 4, reason: .container, cause: nil),
+        .dangling(subscription: 4),
+        .released(output: 2),
+        .scopeBegan(id: 3, parent: 1, name: "sign-in", site: site),
+        .scopeEnded(id: 3),
+        .mark(name: "tap", scope: 3),
+        .labeled(output: 1, label: "email field"),
+        .subscriptionContained(subscription: 4, container: 77),
+        .handleReleased(subscription: 4),
+    ]
+
+    @Test("every event kind written by the shared encoder reads back as itself")
+    func roundTrip() throws {
+        var trace = TraceWriter()
+        for kind in Self.everyKind { trace.event(kind) }
+        trace.end()
+        let reader = try TraceReader(bytes: trace.bytes)
+        let events = try reader.readAll()
+        #expect(events.map(\.kind) == Self.everyKind)
+        #expect(events.map(\.sequence) == Array(1...UInt64(Self.everyKind.count)))
+        #expect(reader.gaps.isEmpty)
+        #expect(reader.warnings.isEmpty)
+    }
+
+    @Test("the handle events have names and JSON Lines fields")
+    func handleEventsInJSONLines() throws {
+        var trace = TraceWriter()
+        trace.event(.subscriptionContained(subscription: 4, container: 77))
+        trace.event(.handleReleased(subscription: 5))
+        let events = try TraceReader(bytes: trace.bytes).readAll()
+        #expect(events.map(\.kind.name) == ["subscriptionContained", "handleReleased"])
+        #expect(JSONLines.line(for: events[0]).hasSuffix(#""event":"subscriptionContained","subscription":4,"container":77}"#))
+        #expect(JSONLines.line(for: events[1]).hasSuffix(#""event":"handleReleased","subscription":5}"#))
+    }
+
+    @Test("a long record's length takes several bytes and still decodes")
+    func longRecord() throws {
+        var trace = TraceWriter()
+        let preview = String(repeating: "é", count: 5000)
+        trace.event(.updated(output: 1, cause: nil, preview: preview))
+        let events = try TraceReader(bytes: trace.bytes).readAll()
+        #expect(events.map(\.kind) == [.updated(output: 1, cause: nil, preview: preview)])
+    }
+}
+
+@Suite("The reader says when a trace is not whole")
+struct TraceGapTests {
+    private func read(_ bytes: [UInt8]) throws -> TraceReader {
+        let reader = try TraceReader(bytes: bytes)
+        _ = try reader.readAll()
+        return reader
+    }
+
+    @Test("a whole trace has no gaps")
+    func whole() throws {
+        var trace = TraceWriter()
+        trace.event(.released(output: 1))
+        trace.end()
+        #expect(try read(trace.bytes).gaps.isEmpty)
+    }
+
+    @Test("lost records are summed and reported as lost events")
+    func lostEvents() throws {
+        var trace = TraceWriter()
+        trace.event(.released(output: 1))
+        trace.record(.lost(count: 40))
+        trace.event(.released(output: 2))
+        trace.record(.lost(count: 2))
+        trace.end()
+        let reader = try read(trace.bytes)
+        #expect(reader.lostEvents == 42)
+        #expect(reader.gaps == [.lostEvents(42)])
+        #expect(reader.gaps.map(\.description) == ["the recorder lost 42 events"])
+    }
+
+    @Test("a trace without its end record, and one cut inside a record, say so")
+    func cutAndUnended() throws {
+        var trace = TraceWriter()
+        trace.event(.released(output: 1))
+        #expect(try read(trace.bytes).gaps == [.noEndRecord])
+        trace.event(.released(output: 2))
+        let cut = try read(Array(trace.bytes.dropLast(1)))
+        #expect(cut.gaps == [.cutShort(ignoredBytes: 4), .noEndRecord])
+        #expect(cut.ignoredBytes == 4)  // tag, length, a 2-byte tick delta: the output id was cut
+    }
+}
+
+@Suite("The reader's strings are bounded and stored once")
+struct TraceStringTests {
+    @Test("a label shared by 5,000 Outputs is stored once, even when defined again under new ids")
+    func sharedLabel() throws {
+        var trace = TraceWriter()
+        let label = String(repeating: "x", count: 1024)
+        for output in 1...5000 {
+            // A hostile writer defines the same text again and again; the recorder would reuse one id.
+            let id = UInt64(output)
+            trace.record(.string(id: id, utf8: Array(label.utf8)))
+            trace.record(.event(delta: 1, .label(output: UInt64(output), label: id)))
+        }
+        let events = try TraceReader(bytes: trace.bytes).readAll()
+        let labels = events.compactMap { event -> String? in
+            if case .labeled(_, let text) = event.kind { text } else { nil }
+        }
+        #expect(labels.count == 5000)
+        let storages = Set(labels.map { text in
+            text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? 0
+        })
+        #expect(storages.count == 1, "one copy of the label, not one per Output")
+    }
+
+    @Test("a string longer than the reader's limit is corruption at its offset, before it is kept")
+    func stringTooLong() throws {
+        var trace = TraceWriter()
+        let offset = trace.bytes.count
+        trace.record(.string(id: 1, utf8: [UInt8](repeating: 65, count: 16 * 1024 + 1)))
+        #expect(
+            throws: TraceReadError.malformedRecord(offset: offset, tag: 2, reason: "string of 16385 bytes (at most 16384)")
+        ) { try TraceReader(bytes: trace.bytes).readAll() }
+    }
+
+    @Test("a record longer than 64 KiB is refused by its claimed length")
+    func recordTooLong() throws {
+        var trace = TraceWriter()
+        let offset = trace.bytes.count
+        trace.raw(tag: 14, fields: [], trailing: [UInt8](repeating: 0, count: 64 * 1024 + 1))
+        #expect(throws: TraceReadError.recordTooLong(offset: offset, length: 64 * 1024 + 1)) {
+            try TraceReader(bytes: trace.bytes).readAll()
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import BindTraceFormat
+import BindTraceModel
+
+/// Writes a trace as the recorder would, with the format's own encoder: for tests of the reader and
+/// of every tool on traces the plain build cannot record, on damaged traces, and on large ones.
+///
+/// ```swift
+/// var trace = TraceWriter()
+/// trace.event(.released(output: 1))
+/// trace.end()
+/// let events = try TraceReader(bytes: trace.bytes).readAll()
+/// ```
+package struct TraceWriter {
+    /// The trace so far; tests of damaged traces may append raw bytes.
+    package var bytes: [UInt8]
+    private var strings: [String: UInt64] = [:]
+    /// The events written so far.
+    package private(set) var sequence: UInt64 = 0
+
+    /// A trace with the header of version `major.minor` and, unless `clock` is false, a clock record
+    /// (tick 0 = 0 ns, 10⁹ ticks per second).
+    package init(major: UInt16 = TraceFormat.majorVersion, minor: UInt16 = TraceFormat.minorVersion, clock: Bool = true) {
+        bytes = TraceFormat.header(major: major, minor: minor)
+        if clock { record(.clock(ticks: 0, nanoseconds: 0, ticksPerSecond: 1_000_000_000)) }
+    }
+
+    /// Appends one record as it is.
+    package mutating func record(_ record: TraceRecord) {
+        record.encode(into: &bytes)
+    }
+
+    /// Appends a record with any tag and payload (varint fields, then raw bytes): for damaged traces.
+    package mutating func raw(tag: UInt8, fields: [UInt64], trailing: [UInt8] = []) {
+        var payload: [UInt8] = []
+        for field in fields { payload += Self.varint(field) }
+        payload += trailing
+        bytes += [tag] + Self.varint(UInt64(payload.count)) + payload
+    }
+
+    /// The id of `text`, defining it first if it is new.
+    package mutating func string(_ text: String) -> UInt64 {
+        if let id = strings[text] { return id }
+        let id = UInt64(strings.count + 1)
+        strings[text] = id
+        record(.string(id: id, utf8: Array(text.utf8)))
+        return id
+    }
+
+    /// Says the events that follow were recorded by thread `index`.
+    package mutating func thread(_ index: UInt64, name: String? = nil) {
+        let nameID = string(name ?? "thread \(index)")
+        record(.thread(index: index, name: nameID))
+    }
+
+    /// Appends an event, `delta` ticks (ns) after the previous one; returns its sequence number.
+    @discardableResult
+    package mutating func event(_ kind: TraceEvent.Kind, delta: UInt64 = 1000) -> UInt64 {
+        sequence += 1
+        let event = encoded(kind, own: sequence)
+        record(.event(delta: delta, event))
+        return sequence
+    }
+
+    /// The end record a recording that stopped normally writes last.
+    package mutating func end() { record(.end) }
+
+    /// LEB128, as the format writes numbers.
+    package static func varint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var result: [UInt8] = []
+        while value >= 0x80 {
+            result.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        result.append(UInt8(value))
+        return result
+    }
+
+    private func cause(_ cause: TraceCause?, own: UInt64) -> CauseField {
+        guard let cause else { return .none }
+        return CauseField(back: own &- cause.event, subscription: cause.subscription)
+    }
+
+    private mutating func encoded(_ kind: TraceEvent.Kind, own: UInt64) -> EventRecord {
+        switch kind {
+        case .outputCreated(let creation):
+            return .outputCreated(
+                output: creation.output, kind: creation.kind, valueType: string(creation.valueType),
+                file: string(creation.site.file), line: UInt64(creation.site.line),
+                label: creation.label.map { string($0) } ?? 0, scope: creation.scope,
+                preexisting: creation.preexisting, cause: cause(creation.cause, own: own))
+        case .edge(let source, let derived, let operation):
+            return .edge(source: source, derived: derived, operation: operation)
+        case .innerSwitch(let flatMap, let inner):
+            return .innerSwitch(flatMap: flatMap, inner: inner)
+        case .bound(let binding):
+            var flags: UInt64 = binding.isInternal ? TraceFormat.BindFlag.internal : 0
+            if binding.preexisting { flags |= TraceFormat.BindFlag.preexisting }
+            let target = binding.target.map { EventRecord.BoundTarget(type: string($0.type), identity: $0.identity) }
+            return .bound(
+                subscription: binding.subscription, output: binding.output, file: string(binding.site.file),
+                line: UInt64(binding.site.line), flags: flags, target: target, scope: binding.scope,
+                cause: cause(binding.cause, own: own))
+        case .updated(let output, let cause, let preview):
+            return .update(output: output, cause: self.cause(cause, own: own), preview: preview.map { Array($0.utf8) })
+        case .fired(let output, let cause, let preview):
+            return .fire(output: output, cause: self.cause(cause, own: own), preview: preview.map { Array($0.utf8) })
+        case .unbound(let subscription, let reason, let cause):
+            return .unbound(subscription: subscription, reason: reason, cause: self.cause(cause, own: own))
+        case .dangling(let subscription):
+            return .dangling(subscription: subscription)
+        case .released(let output):
+            return .released(output: output)
+        case .scopeBegan(let id, let parent, let name, let site):
+            return .scopeBegin(
+                id: id, parent: parent, name: string(name), file: string(site.file), line: UInt64(site.line))
+        case .scopeEnded(let id):
+            return .scopeEnd(id: id)
+        case .mark(let name, let scope):
+            return .mark(name: string(name), scope: scope)
+        case .labeled(let output, let label):
+            return .label(output: output, label: string(label))
+        case .subscriptionContained(let subscription, let container):
+            return .contained(subscription: subscription, container: container)
+        case .handleReleased(let subscription):
+            return .handleReleased(subscription: subscription)
+        }
+    }
+}
