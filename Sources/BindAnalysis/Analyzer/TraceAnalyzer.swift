@@ -37,6 +37,9 @@ public enum TraceAnalyzer {
         throws(TraceReadError) -> AnalysisResult
     {
         let replay = Replay(options: options)
+        // Format 1.1 records Subscription handles and containers: the precise leak rules apply from
+        // the first event, not from the first handle event (docs/analysis.md).
+        replay.recordsHandles = reader.version >= (1, 1)
         var state: GraphState?
         if let at = options.stateAt {
             if at == 0 { state = replay.snapshot() }
