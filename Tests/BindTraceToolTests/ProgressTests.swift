@@ -23,3 +23,30 @@ struct ProgressTests {
         #expect(!asked.standardError.contains("\r"), "no in-place updates outside a terminal")
     }
 }
+
+@Suite("progress on a terminal")
+struct TerminalProgressTests {
+    @Test(
+        "on a terminal the line is updated in place and erased at the end",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func terminal() throws {
+        let trace = try TemporaryTrace(deepChainTrace(depth: 50))
+        defer { trace.cleanUp() }
+        // util-linux `script` runs the command on a pseudo-terminal and copies what it printed.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = "'\(try Tool.executable().path)' summary --progress always '\(trace.path)' >/dev/null"
+        process.arguments = ["-qec", command, "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("\r\u{1B}[Kbind-trace: \(trace.path): "), "\(text.debugDescription)")
+        #expect(text.hasSuffix("\r\u{1B}[K"), "erased at the end: \(text.debugDescription)")
+        #expect(!text.contains("\n"), "one line, rewritten in place")
+    }
+}
