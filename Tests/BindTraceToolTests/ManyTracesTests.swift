@@ -138,4 +138,28 @@ struct ManyTracesTests {
         #expect(html.contains("2 processes"))
         #expect(html.contains("Seen in 1 trace: x-1.trace"))
     }
+
+    @Test("dump and replay take several traces and keep each event attributable; graph and replay --at take one")
+    func otherCommands() throws {
+        let run = try RunDirectory(["p-1.trace": leakyTrace(offset: 0), "p-2.trace": cleanTrace()])
+        defer { run.cleanUp() }
+
+        let dump = try Tool.run("dump", run.path)
+        #expect(dump.status == 0)
+        let lines = dump.standardOutput.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"trace\":") })
+        #expect(lines.contains { $0.contains("p-1.trace") } && lines.contains { $0.contains("p-2.trace") })
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+
+        let replay = try Tool.run("replay", run.path)
+        #expect(replay.status == 0)
+        #expect(replay.standardOutput.contains("== \(run.file("p-1.trace")) =="))
+        #expect(replay.standardOutput.contains("== \(run.file("p-2.trace")) =="))
+
+        for arguments in [["graph", run.path], ["replay", "--at", "2", run.path]] {
+            let one = try Tool.run(arguments)
+            #expect(one.status == 2, "\(arguments)")
+            #expect(one.standardError.contains("reads one trace at a time"), "\(one.standardError)")
+        }
+    }
 }
