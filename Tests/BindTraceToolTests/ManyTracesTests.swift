@@ -162,4 +162,21 @@ struct ManyTracesTests {
             #expect(one.standardError.contains("reads one trace at a time"), "\(one.standardError)")
         }
     }
+
+    @Test("report writes the report of a run with a killed worker, and exits 3 unless --allow-incomplete")
+    func reportGatesIncomplete() throws {
+        var killed = leakyTrace(offset: 3)
+        killed.removeLast(2)  // no end record: the worker was killed
+        let run = try RunDirectory(["w-1.trace": cleanTrace(), "w-2.trace": killed])
+        let out = try TemporaryDirectory()
+        defer { run.cleanUp(); out.cleanUp() }
+
+        let gated = try Tool.run("report", run.path, "-o", out.file("r"))
+        #expect(gated.status == 3, "\(gated.standardError)")
+        #expect(gated.standardError.contains("w-2.trace: incomplete trace: "))
+        #expect(FileManager.default.fileExists(atPath: out.file("r/index.html")), "the report is still written")
+
+        let allowed = try Tool.run("report", run.path, "-o", out.file("r"), "--allow-incomplete")
+        #expect(allowed.status == 1, "the leak fails the run: \(allowed.standardError)")
+    }
 }
