@@ -5,17 +5,19 @@ import BindOutput
 import BindReport
 import BindTraceModel
 
-/// `bind-trace report FILE -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
+/// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML report, JUnit XML and SARIF for a trace.",
+        abstract: "Write an HTML report, JUnit XML and SARIF for a trace, or for every trace of a run.",
         discussion: """
             DIR gets index.html (summary, findings, the graph, a timeline of the labelled and busiest \
             Outputs, a sample of the events), junit.xml (one test case per finding) and findings.sarif \
-            (code scanning). The trace is read twice, in bounded memory. A graph too big to draw in \
-            reasonable time is left out, and the report says so. Exit status: 1 when findings fail \
-            --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable directory.
+            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. A \
+            graph too big to draw in reasonable time is left out, and the report says so. Several \
+            traces make one report of their findings, merged by site. Exit status: 1 when findings \
+            not in the baseline fail --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable \
+            directory, 3 for a trace not read whole unless --allow-incomplete.
             """)
 
     @OptionGroup var traces: TraceOptions
