@@ -34,7 +34,9 @@ struct CrashGuardTests {
         #expect(process.terminationStatus == 2)
         let lines = standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(standardError)")
-        #expect(lines.last?.hasPrefix("bind-trace: check \(fifo): stopped by signal \(SIGSEGV)") == true, "\(standardError)")
+        #expect(
+            lines.last?.hasPrefix("bind-trace: check \(fifo): stopped by signal \(SIGSEGV)") == true, "\(standardError)"
+        )
     }
 
     @Test("under a 1 GB memory limit, a trace of 5,000 Outputs sharing a 1 MB label never ends by a signal")
@@ -49,7 +51,10 @@ struct CrashGuardTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v 1000000; exec \"$0\" check --at-exit \"$1\" >/dev/null", try Tool.executable().path, trace.path]
+        process.arguments = [
+            "-c", "ulimit -v 1000000; exec \"$0\" check --at-exit \"$1\" >/dev/null", try Tool.executable().path,
+            trace.path,
+        ]
         let errorPipe = Pipe()
         process.standardError = errorPipe
         try process.run()
@@ -62,7 +67,9 @@ struct CrashGuardTests {
         // such strings) and says so in a last line of its own.
         #expect(status == 1 || status == 2, "status \(status): \(standardError.suffix(500))")
         if status == 2 {
-            #expect(standardError.split(separator: "\n").last?.hasPrefix("bind-trace: ") == true, "\(standardError.suffix(500))")
+            #expect(
+                standardError.split(separator: "\n").last?.hasPrefix("bind-trace: ") == true,
+                "\(standardError.suffix(500))")
         }
     }
 

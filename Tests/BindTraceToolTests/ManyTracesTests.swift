@@ -44,14 +44,17 @@ struct ManyTracesTests {
         let check = try Tool.run("check", run.path)
 
         #expect(check.status == 1, "\(check.standardError)")
-        let findings = check.standardOutput.split(separator: "\n").filter { $0.contains(": warning: leaked-subscription") }
+        let findings = check.standardOutput.split(separator: "\n").filter {
+            $0.contains(": warning: leaked-subscription")
+        }
         #expect(findings.count == 1, "merged: \(check.standardOutput)")
         #expect(check.standardOutput.contains("    note: seen in 2 of 3 traces: tests-101.trace, tests-103.trace"))
         #expect(check.standardOutput.contains("bind-trace: 3 traces: 1 finding (1 leaked-subscription)"))
         #expect(check.standardError.isEmpty, "other files in a run's directory are not traces and are ignored")
 
         let json = try Tool.run("check", "--format", "json", run.path)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let finding = try #require((object["findings"] as? [[String: Any]])?.first)
         #expect((finding["traces"] as? [String])?.count == 2)
         #expect((finding["fingerprint"] as? String)?.count == 32)

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("progress on standard error: on a terminal, or when asked for")
 struct ProgressTests {
-    @Test("in a pipe nothing is shown unless --progress always, which ends with the figures", arguments: ["check", "summary", "replay", "graph", "report"])
+    @Test(
+        "in a pipe nothing is shown unless --progress always, which ends with the figures",
+        arguments: ["check", "summary", "replay", "graph", "report"])
     func pipe(command: String) throws {
         let trace = try TemporaryTrace(deepChainTrace(depth: 50))
         let out = try TemporaryDirectory()
