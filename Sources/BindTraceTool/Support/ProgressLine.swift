@@ -50,7 +50,7 @@ final class ProgressLine {
         let size = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
         fileBytes = size
         totalBytes = size * passes
-        let terminal = isatty(2) == 1
+        let terminal = CrashGuard.standardErrorIsTerminal
         enabled = mode == .always || (mode == .auto && terminal)
         inPlace = terminal
         immediate = mode == .always
