@@ -5,7 +5,7 @@ import Testing
 
 @Suite("bind-trace never ends by a signal: a crash or running out of memory is one line and exit 2")
 struct CrashGuardTests {
-    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2")
+    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2", .timeLimit(.minutes(1)))
     func crashIsOneLine() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -75,6 +75,35 @@ struct CrashGuardTests {
                 #expect(standardError.contains("out of memory (failed to allocate"), "\(standardError)")
             }
         }
+    }
+
+    @Test("SIGTERM to bind-trace (a CI timeout) stops the worker too, and the status says so", .timeLimit(.minutes(1)))
+    func terminationIsForwarded() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let fifo = directory.file("live.trace")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let process = Process()
+        process.executableURL = try Tool.executable()
+        process.arguments = ["check", fifo]
+        process.standardError = Pipe()
+        process.standardOutput = Pipe()
+        try process.run()
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Data(TraceFileWriter().bytes))
+        let worker = try #require(waitForChild(of: process.processIdentifier))
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try? writer.close()
+
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(worker, 0) != 0
+            if !gone { usleep(20_000) }
+        }
+        #expect(gone, "the worker was stopped too")
     }
 
     /// The worker process the tool starts, found through /proc.

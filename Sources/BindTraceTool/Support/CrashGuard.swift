@@ -45,7 +45,7 @@ enum CrashGuard {
                 return nil
             }
             for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            guard let child = spawn(arguments: arguments, signalMask: previous, standardError: pipeEnds[1]) else {
+            guard let child = spawn(arguments: arguments, standardError: pipeEnds[1]) else {
                 close(pipeEnds[0])
                 close(pipeEnds[1])
                 sigprocmask(SIG_SETMASK, &previous, nil)
@@ -93,13 +93,22 @@ enum CrashGuard {
             }
         }
 
-        private static func spawn(arguments: [String], signalMask: sigset_t, standardError: Int32) -> pid_t? {
+        private static func spawn(arguments: [String], standardError: Int32) -> pid_t? {
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var mask = signalMask
+            // The worker starts as a fresh process would: no signal blocked (whatever mask bind-trace
+            // itself was started with), the default action for every signal it is sent.
+            var mask = sigset_t()
+            sigemptyset(&mask)
             posix_spawnattr_setsigmask(&attributes, &mask)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGTRAP, SIGFPE] {
+                sigaddset(&defaults, signal)
+            }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
