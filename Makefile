@@ -6,7 +6,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -21,6 +21,10 @@ setup:
 
 build: setup
 	$(SWIFT) build
+
+## swift format's lint of Sources/ and Tests/ with the checked-in .swift-format (strict: any finding fails).
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## All tests, as CI runs them: the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread

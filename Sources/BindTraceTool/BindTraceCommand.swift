@@ -22,8 +22,10 @@ struct BindTraceCommand: ParsableCommand {
         discussion: """
             Record a trace by running a program built with `--traits Tracing` and BIND_TRACE=app.trace.
             Findings print as `Module/File.swift:42: warning: leaked-subscription: …`.
-            Exit status: 0 no findings, 1 findings, 2 bad usage, an unreadable trace, running out of \
-            memory or a crash (one line on standard error).
+            Every command takes trace files, directories of them and patterns; several traces are one \
+            run. Exit status: 0 no findings, 1 findings, 2 bad usage, an unreadable trace, running out \
+            of memory or a crash (one line on standard error), 3 a trace not read whole (check, leaks, \
+            cycles, report; unless --allow-incomplete).
             """,
         subcommands: [
             DumpCommand.self,

@@ -56,6 +56,24 @@ struct TraceGraphBuilderTests {
         #expect(looks.count == byOperator.count)
     }
 
+    @Test("maximumNodes keeps that many Output nodes, drops edges to the others, and counts what it left out")
+    func nodeLimit() throws {
+        let state = TraceStates.signIn().state()
+        let all = builder.build(state, findings: [])
+        var limited = builder
+        limited.maximumNodes = 2
+
+        let graph = limited.build(state, findings: [])
+
+        #expect(graph.outputNodeCount == 2)
+        #expect(graph.omittedNodes == all.outputNodeCount - 2)
+        #expect(graph.omittedOutputs == state.outputs.count - 2)
+        let ids = Set(graph.document.nodes.map(\.id))
+        #expect(graph.document.edges.allSatisfy { ids.contains($0.from) && ids.contains($0.to) })
+        #expect(graph.omissionNote(maximumNodes: 2)?.contains("left out: the graph is limited to 2 nodes") == true)
+        #expect(all.omissionNote(maximumNodes: 4_000) == nil)
+    }
+
     @Test("a flatMap's current inner edge differs from its past ones")
     func innerEdges() throws {
         let graph = builder.build(TraceStates.signIn().state(), findings: [])

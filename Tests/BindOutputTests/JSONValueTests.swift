@@ -10,7 +10,9 @@ struct JSONValueTests {
             ("z", .int(-1)), ("a", .array([.uint(2), .bool(true), .null])), ("e", .object([])), ("l", .array([])),
         ])
         #expect(value.compactText == #"{"z":-1,"a":[2,true,null],"e":{},"l":[]}"#)
-        #expect(value.prettyText == "{\n  \"z\": -1,\n  \"a\": [\n    2,\n    true,\n    null\n  ],\n  \"e\": {},\n  \"l\": []\n}")
+        #expect(
+            value.prettyText
+                == "{\n  \"z\": -1,\n  \"a\": [\n    2,\n    true,\n    null\n  ],\n  \"e\": {},\n  \"l\": []\n}")
     }
 
     @Test("strings escape quotes, backslashes, controls, HTML-active and bidi characters")

@@ -6,7 +6,8 @@ import Testing
 struct EscaperTests {
     @Test("HTML text: markup characters become entities, text stays text")
     func htmlText() {
-        #expect(HTMLText.escape("<script>alert(1)</script> & more") == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more")
+        #expect(
+            HTMLText.escape("<script>alert(1)</script> & more") == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more")
         #expect(HTMLText.escape("café ✓ 'title'") == "café ✓ &#39;title&#39;")
     }
 

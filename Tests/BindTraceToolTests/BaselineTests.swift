@@ -74,7 +74,8 @@ struct BaselineTests {
         #expect(try Tool.run("report", later.path, "-o", out.file("b")).status == 1)
 
         func fingerprints(_ directory: String) throws -> [String: String] {
-            let sarif = try JSONSerialization.jsonObject(with: out.contents(directory + "/findings.sarif")) as? [String: Any]
+            let sarif =
+                try JSONSerialization.jsonObject(with: out.contents(directory + "/findings.sarif")) as? [String: Any]
             let results = ((sarif?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
             var result: [String: String] = [:]
             for entry in results {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("bind-trace never ends by a signal: a crash or running out of memory is one line and exit 2")
 struct CrashGuardTests {
-    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2")
+    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2", .timeLimit(.minutes(1)))
     func crashIsOneLine() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -34,7 +34,9 @@ struct CrashGuardTests {
         #expect(process.terminationStatus == 2)
         let lines = standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(standardError)")
-        #expect(lines.last?.hasPrefix("bind-trace: check \(fifo): stopped by signal \(SIGSEGV)") == true, "\(standardError)")
+        #expect(
+            lines.last?.hasPrefix("bind-trace: check \(fifo): stopped by signal \(SIGSEGV)") == true, "\(standardError)"
+        )
     }
 
     @Test("under a 1 GB memory limit, a trace of 5,000 Outputs sharing a 1 MB label never ends by a signal")
@@ -49,7 +51,10 @@ struct CrashGuardTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v 1000000; exec \"$0\" check --at-exit \"$1\" >/dev/null", try Tool.executable().path, trace.path]
+        process.arguments = [
+            "-c", "ulimit -v 1000000; exec \"$0\" check --at-exit \"$1\" >/dev/null", try Tool.executable().path,
+            trace.path,
+        ]
         let errorPipe = Pipe()
         process.standardError = errorPipe
         try process.run()
@@ -62,8 +67,43 @@ struct CrashGuardTests {
         // such strings) and says so in a last line of its own.
         #expect(status == 1 || status == 2, "status \(status): \(standardError.suffix(500))")
         if status == 2 {
-            #expect(standardError.split(separator: "\n").last?.hasPrefix("bind-trace: ") == true, "\(standardError.suffix(500))")
+            // One line: the runtime's crash report is summed up, not printed.
+            let lines = standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(standardError.prefix(1_000))")
+            #expect(lines.last?.hasPrefix("bind-trace: ") == true, "\(standardError.prefix(1_000))")
+            if standardError.contains("stopped by signal") {
+                #expect(standardError.contains("out of memory (failed to allocate"), "\(standardError)")
+            }
         }
+    }
+
+    @Test("SIGTERM to bind-trace (a CI timeout) stops the worker too, and the status says so", .timeLimit(.minutes(1)))
+    func terminationIsForwarded() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let fifo = directory.file("live.trace")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let process = Process()
+        process.executableURL = try Tool.executable()
+        process.arguments = ["check", fifo]
+        process.standardError = Pipe()
+        process.standardOutput = Pipe()
+        try process.run()
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Data(TraceFileWriter().bytes))
+        let worker = try #require(waitForChild(of: process.processIdentifier))
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try? writer.close()
+
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(worker, 0) != 0
+            if !gone { usleep(20_000) }
+        }
+        #expect(gone, "the worker was stopped too")
     }
 
     /// The worker process the tool starts, found through /proc.

@@ -101,27 +101,33 @@ struct EndToEndRecipeTests {
 
         """
 
-    @Test("one report holds the planted leaks of both frameworks and every worker, at their lines", .timeLimit(.minutes(30)))
+    @Test(
+        "one report holds the planted leaks of both frameworks and every worker, at their lines",
+        .timeLimit(.minutes(30)))
     func recipe() throws {
         let package = try TemporaryDirectory()
         // BIND_E2E_KEEP=1 keeps the scratch package for a look (its path is in the failure messages).
         defer { if ProcessInfo.processInfo.environment["BIND_E2E_KEEP"] == nil { package.cleanUp() } }
         let files: [String: String] = [
             "Package.swift": Self.manifest, "Sources/MyApp/Store.swift": Self.store,
-            "Tests/MyAppXCTests/LeakXCTests.swift": Self.xctests, "Tests/MyAppSwiftTests/LeakTests.swift": Self.swiftTests,
+            "Tests/MyAppXCTests/LeakXCTests.swift": Self.xctests,
+            "Tests/MyAppSwiftTests/LeakTests.swift": Self.swiftTests,
         ]
         for (path, text) in files {
             let url = URL(fileURLWithPath: package.file(path))
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         // Resolve swift-argument-parser (our dependency) as this checkout does, from SwiftPM's cache.
-        try? FileManager.default.copyItem(atPath: Self.root + "/Package.resolved", toPath: package.file("Package.resolved"))
+        try? FileManager.default.copyItem(
+            atPath: Self.root + "/Package.resolved", toPath: package.file("Package.resolved"))
         try FileManager.default.createDirectory(atPath: package.file("pids"), withIntermediateDirectories: true)
 
         // The recipe, as the README writes it.
         let test = try shell(
-            "BIND_TRACE=bind-traces/ E2E_PIDS=\"$PWD/pids\" swift test --traits BindTracing --parallel", in: package.path)
+            "BIND_TRACE=bind-traces/ E2E_PIDS=\"$PWD/pids\" swift test --traits BindTracing --parallel",
+            in: package.path)
         #expect(test.status == 0, "the tests pass; the leaks are for the gate: \(test.output.suffix(2_000))")
         let written = try? FileManager.default.contentsOfDirectory(atPath: package.file("bind-traces"))
         let traces = try #require(
@@ -131,10 +137,12 @@ struct EndToEndRecipeTests {
 
         let report = try Tool.run(["report", "bind-traces/", "-o", "bind-report"], in: package.path)
         #expect(report.status == 1, "findings, every trace whole: \(report.standardError)")
-        let junit = String(decoding: try Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/junit.xml"))), as: UTF8.self)
+        let junit = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/junit.xml"))), as: UTF8.self)
 
         let check = try Tool.run(["check", "--format", "json", "bind-traces/"], in: package.path)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
         let findings = (object["findings"] as? [[String: Any]]) ?? []
 
         let planted: [(name: String, file: String, source: String)] = [
@@ -159,7 +167,9 @@ struct EndToEndRecipeTests {
     }
 
     private static func line(of marker: String, in source: String) -> Int? {
-        source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(marker) }.map { $0 + 1 }
+        source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(marker) }.map {
+            $0 + 1
+        }
     }
 
     private func shell(_ command: String, in directory: String) throws -> (status: Int32, output: String) {

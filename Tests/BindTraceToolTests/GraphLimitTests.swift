@@ -25,7 +25,9 @@ struct GraphLimitTests {
             "graph", trace.path, "--collapse", "never", "--max-nodes", "50", "--format", "dot", "-o", out.file("g.dot"))
 
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("250 Outputs left out: the graph is limited to 50 nodes"), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("250 Outputs left out: the graph is limited to 50 nodes"), "\(run.standardError)"
+        )
         #expect(run.standardError.contains("(raise with --max-nodes)"))
         let dot = String(decoding: try out.contents("g.dot"), as: UTF8.self)
         #expect(dot.contains("o300"), "the Output with a finding is kept")

@@ -44,14 +44,17 @@ struct ManyTracesTests {
         let check = try Tool.run("check", run.path)
 
         #expect(check.status == 1, "\(check.standardError)")
-        let findings = check.standardOutput.split(separator: "\n").filter { $0.contains(": warning: leaked-subscription") }
+        let findings = check.standardOutput.split(separator: "\n").filter {
+            $0.contains(": warning: leaked-subscription")
+        }
         #expect(findings.count == 1, "merged: \(check.standardOutput)")
         #expect(check.standardOutput.contains("    note: seen in 2 of 3 traces: tests-101.trace, tests-103.trace"))
         #expect(check.standardOutput.contains("bind-trace: 3 traces: 1 finding (1 leaked-subscription)"))
         #expect(check.standardError.isEmpty, "other files in a run's directory are not traces and are ignored")
 
         let json = try Tool.run("check", "--format", "json", run.path)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let finding = try #require((object["findings"] as? [[String: Any]])?.first)
         #expect((finding["traces"] as? [String])?.count == 2)
         #expect((finding["fingerprint"] as? String)?.count == 32)
@@ -137,5 +140,46 @@ struct ManyTracesTests {
         let html = String(decoding: try out.contents("report/index.html"), as: UTF8.self)
         #expect(html.contains("2 processes"))
         #expect(html.contains("Seen in 1 trace: x-1.trace"))
+    }
+
+    @Test("dump and replay take several traces and keep each event attributable; graph and replay --at take one")
+    func otherCommands() throws {
+        let run = try RunDirectory(["p-1.trace": leakyTrace(offset: 0), "p-2.trace": cleanTrace()])
+        defer { run.cleanUp() }
+
+        let dump = try Tool.run("dump", run.path)
+        #expect(dump.status == 0)
+        let lines = dump.standardOutput.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"trace\":") })
+        #expect(lines.contains { $0.contains("p-1.trace") } && lines.contains { $0.contains("p-2.trace") })
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+
+        let replay = try Tool.run("replay", run.path)
+        #expect(replay.status == 0)
+        #expect(replay.standardOutput.contains("== \(run.file("p-1.trace")) =="))
+        #expect(replay.standardOutput.contains("== \(run.file("p-2.trace")) =="))
+
+        for arguments in [["graph", run.path], ["replay", "--at", "2", run.path]] {
+            let one = try Tool.run(arguments)
+            #expect(one.status == 2, "\(arguments)")
+            #expect(one.standardError.contains("reads one trace at a time"), "\(one.standardError)")
+        }
+    }
+
+    @Test("report writes the report of a run with a killed worker, and exits 3 unless --allow-incomplete")
+    func reportGatesIncomplete() throws {
+        var killed = leakyTrace(offset: 3)
+        killed.removeLast(2)  // no end record: the worker was killed
+        let run = try RunDirectory(["w-1.trace": cleanTrace(), "w-2.trace": killed])
+        let out = try TemporaryDirectory()
+        defer { run.cleanUp(); out.cleanUp() }
+
+        let gated = try Tool.run("report", run.path, "-o", out.file("r"))
+        #expect(gated.status == 3, "\(gated.standardError)")
+        #expect(gated.standardError.contains("w-2.trace: incomplete trace: "))
+        #expect(FileManager.default.fileExists(atPath: out.file("r/index.html")), "the report is still written")
+
+        let allowed = try Tool.run("report", run.path, "-o", out.file("r"), "--allow-incomplete")
+        #expect(allowed.status == 1, "the leak fails the run: \(allowed.standardError)")
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 
-/// `bind-trace cycles FILE`: feedback cycles and structural cycles.
+/// `bind-trace cycles TRACE…`: feedback cycles and structural cycles.
 struct CyclesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cycles",

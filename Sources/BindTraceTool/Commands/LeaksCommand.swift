@@ -1,7 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 
-/// `bind-trace leaks FILE`: leaked subscriptions and Outputs, duplicate and dangling bindings.
+/// `bind-trace leaks TRACE…`: leaked subscriptions and Outputs, duplicate and dangling bindings.
 struct LeaksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "leaks",

@@ -4,7 +4,7 @@ import BindAnalysis
 import BindOutput
 import BindTraceModel
 
-/// `bind-trace replay FILE`: the story of the trace, nested by cause, or the state at one moment.
+/// `bind-trace replay TRACE…`: the story of the trace, nested by cause, or the state at one moment.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",

@@ -5,17 +5,19 @@ import BindOutput
 import BindReport
 import BindTraceModel
 
-/// `bind-trace report FILE -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
+/// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML report, JUnit XML and SARIF for a trace.",
+        abstract: "Write an HTML report, JUnit XML and SARIF for a trace, or for every trace of a run.",
         discussion: """
             DIR gets index.html (summary, findings, the graph, a timeline of the labelled and busiest \
             Outputs, a sample of the events), junit.xml (one test case per finding) and findings.sarif \
-            (code scanning). The trace is read twice, in bounded memory. A graph too big to draw in \
-            reasonable time is left out, and the report says so. Exit status: 1 when findings fail \
-            --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable directory.
+            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. A \
+            graph too big to draw in reasonable time is left out, and the report says so. Several \
+            traces make one report of their findings, merged by site. Exit status: 1 when findings \
+            not in the baseline fail --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable \
+            directory, 3 for a trace not read whole unless --allow-incomplete.
             """)
 
     @OptionGroup var traces: TraceOptions
@@ -76,7 +78,7 @@ struct ReportCommand: ParsableCommand {
             throw ToolFailure("\(traces.traces.joined(separator: " ")): no Bind trace among these files")
         }
         var content = reports.count == 1 ? reports[0].report.content : Self.merged(reports)
-        let merged = Self.mergedFindings(reports)
+        let merged = TraceRun.merge(reports.map { ($0.path, $0.report.content.findings) })
         content.findings = merged.map(\.finding)
         if reports.count > 1 { content.findingTraces = merged.map(\.traces) }
         var accepted = baseline?.fingerprints ?? []
@@ -88,9 +90,10 @@ struct ReportCommand: ParsableCommand {
         content.baselinedFingerprints = accepted
         try write(content)
 
-        let incomplete = reports.filter { !$0.report.isComplete || !$0.report.warnings.isEmpty }
-        for (path, report) in incomplete where !gate.allowIncomplete {
-            let reason = report.warnings.isEmpty ? "no end record: the process did not stop normally" : "cut short"
+        let incomplete = reports.compactMap { path, report in
+            TraceRun.incompleteness(warnings: report.warnings, isComplete: report.isComplete).map { (path, $0) }
+        }
+        for (path, reason) in incomplete where !gate.allowIncomplete {
             StandardError.write(
                 "bind-trace: \(path): incomplete trace: \(reason); findings may be missing or false "
                     + "(exit 3; --allow-incomplete judges it anyway)")
@@ -148,24 +151,6 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw ToolFailure("\(error)")
         }
-    }
-
-    /// The findings of every trace, merged by fingerprint, in site order.
-    private static func mergedFindings(_ reports: [(path: String, report: TraceReport)]) -> [MergedFinding] {
-        var index: [String: Int] = [:]
-        var merged: [MergedFinding] = []
-        for (path, report) in reports {
-            for finding in report.content.findings {
-                let fingerprint = FindingFingerprint.of(finding)
-                if let existing = index[fingerprint] {
-                    if merged[existing].traces.last != path { merged[existing].traces.append(path) }
-                } else {
-                    index[fingerprint] = merged.count
-                    merged.append(MergedFinding(finding: finding, fingerprint: fingerprint, traces: [path]))
-                }
-            }
-        }
-        return merged.sorted { Finding.siteOrder($0.finding, $1.finding) }
     }
 
     /// One report for the traces of a whole run: figures summed, one row per trace; no graph, timeline

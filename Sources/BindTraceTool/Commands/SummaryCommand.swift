@@ -3,7 +3,7 @@ import ArgumentParser
 import BindAnalysis
 import BindTraceModel
 
-/// `bind-trace summary FILE`: what the trace holds, in numbers.
+/// `bind-trace summary TRACE…`: what each trace holds, in numbers.
 struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",

@@ -46,7 +46,9 @@ struct FindingReport {
         let subject = several ? "\(run.traces.count) traces" : run.traces[0].path
         let known = baselined.isEmpty ? "" : "; \(baselined.count) more in the baseline"
         if failing.isEmpty {
-            out.line("bind-trace: \(subject): no findings\(baselined.isEmpty ? "" : " not in the baseline") (\(events) events\(known))")
+            out.line(
+                "bind-trace: \(subject): no findings\(baselined.isEmpty ? "" : " not in the baseline") (\(events) events\(known))"
+            )
         } else {
             let byKind = Dictionary(grouping: failing, by: \.finding.kind).sorted { $0.key < $1.key }
             let counts = byKind.map { "\($0.value.count) \($0.key.rawValue)" }
@@ -73,7 +75,10 @@ struct FindingReport {
                 .array(
                     run.traces.flatMap { trace in
                         trace.result.warnings.map {
-                            .object([("file", .string(trace.path)), ("offset", .number($0.offset)), ("message", .string($0.message))])
+                            .object([
+                                ("file", .string(trace.path)), ("offset", .number($0.offset)),
+                                ("message", .string($0.message)),
+                            ])
                         }
                     })
             ),

@@ -3,11 +3,11 @@ import BindOutput
 import BindTraceModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// When to show progress.
@@ -22,7 +22,8 @@ enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
 /// One line on standard error saying how far reading a big trace has got:
 /// `bind-trace: app.trace: 412 MB of 1.0 GB, 31,204,117 events, 8 s`.
 ///
-/// Nothing is shown for the first second, so small traces stay silent. On a terminal the line is
+/// Nothing is shown for the first second (unless asked for with `--progress always`), so small traces
+/// stay silent. On a terminal the line is
 /// rewritten in place and erased at the end; elsewhere (asked for with `--progress always`) a new
 /// line is written every 5 seconds, and one with the final figures at the end.
 final class ProgressLine {
@@ -31,9 +32,12 @@ final class ProgressLine {
     private let fileBytes: Int
     private let enabled: Bool
     private let inPlace: Bool
+    /// Asked for: shown from the first event, not only after the first second.
+    private let immediate: Bool
     private let start = ProgressLine.now()
     private var lastShown: Double
     private var shownInPlace = false
+    private var shownOnce = false
     private var countdown = 0
     private var latest: (bytes: Int, events: UInt64) = (0, 0)
 
@@ -46,9 +50,10 @@ final class ProgressLine {
         let size = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
         fileBytes = size
         totalBytes = size * passes
-        let terminal = isatty(2) == 1
+        let terminal = CrashGuard.standardErrorIsTerminal
         enabled = mode == .always || (mode == .auto && terminal)
         inPlace = terminal
+        immediate = mode == .always
         lastShown = start
     }
 
@@ -80,7 +85,9 @@ final class ProgressLine {
     private func show(bytes: Int, events: UInt64, final: Bool) {
         let now = Self.now()
         let elapsed = now - start
-        guard final || (elapsed >= 1 && now - lastShown >= (inPlace ? 0.1 : 5)) else { return }
+        let due = shownOnce ? now - lastShown >= (inPlace ? 0.1 : 5) : (immediate || elapsed >= 1)
+        guard final || due else { return }
+        shownOnce = true
         lastShown = now
         var text = "bind-trace: \(label): \(Self.size(bytes))"
         if totalBytes > 0 { text += " of \(Self.size(totalBytes))" }

@@ -79,28 +79,35 @@ struct TraceRun {
         if let failure = events.failure { throw ToolFailure(path: path, failure) }
         result.warnings = reader.warnings
         result.summary.isComplete = reader.isComplete
-        return TraceAnalysis(path: path, result: result, incompleteness: incompleteness(of: reader))
+        let incompleteness = incompleteness(warnings: reader.warnings, isComplete: reader.isComplete)
+        return TraceAnalysis(path: path, result: result, incompleteness: incompleteness)
     }
 
-    /// Why `reader`'s trace was not read whole, from what the reader reports: its warnings (a trace
-    /// cut short, records skipped or lost) and a missing end record.
-    static func incompleteness(of reader: TraceReader) -> String? {
-        if !reader.warnings.isEmpty { return reader.warnings.map(\.message).joined(separator: "; ") }
-        if !reader.isComplete { return "no end record: the process did not stop normally (killed, crashed or still running)" }
+    /// Why a trace was not read whole, from what its reader reports: its warnings (a trace cut short,
+    /// records skipped or lost) and a missing end record; `nil` when it was read whole.
+    static func incompleteness(warnings: [TraceWarning], isComplete: Bool) -> String? {
+        if !warnings.isEmpty { return warnings.map(\.message).joined(separator: "; ") }
+        if !isComplete { return "no end record: the process did not stop normally (killed, crashed or still running)" }
         return nil
     }
 
     private static func merge(_ traces: [TraceAnalysis]) -> [MergedFinding] {
+        merge(traces.map { ($0.path, $0.result.findings) })
+    }
+
+    /// The findings of every trace merged by ``FindingFingerprint``, in site order, each with the
+    /// traces that saw it.
+    static func merge(_ traces: [(path: String, findings: [Finding])]) -> [MergedFinding] {
         var index: [String: Int] = [:]
         var merged: [MergedFinding] = []
-        for trace in traces {
-            for finding in trace.result.findings {
+        for (path, findings) in traces {
+            for finding in findings {
                 let fingerprint = FindingFingerprint.of(finding)
                 if let existing = index[fingerprint] {
-                    if merged[existing].traces.last != trace.path { merged[existing].traces.append(trace.path) }
+                    if merged[existing].traces.last != path { merged[existing].traces.append(path) }
                 } else {
                     index[fingerprint] = merged.count
-                    merged.append(MergedFinding(finding: finding, fingerprint: fingerprint, traces: [trace.path]))
+                    merged.append(MergedFinding(finding: finding, fingerprint: fingerprint, traces: [path]))
                 }
             }
         }
