@@ -69,11 +69,12 @@ let package = Package(
             name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
             path: "Tests/BindTraceTestSupport"),
         .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
-        .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
+        .testTarget(
+            name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
-        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
+        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
