@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
             path: "Tests/BindTraceTestSupport"),
-        .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(
+            name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
