@@ -83,8 +83,10 @@ let package = Package(
         .target(
             name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
             path: "Tests/BindTraceTestSupport"),
-        .testTarget(name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
-        .testTarget(name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
+        .testTarget(
+            name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(
+            name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
@@ -93,7 +95,7 @@ let package = Package(
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
         .testTarget(name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis"]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
-        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel"]),
+        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,6 +101,42 @@ package enum EventRecord: Equatable, Sendable {
 // MARK: - Encoding
 
 extension TraceRecord {
+    /// An update (or fire) without a preview, written at `base` in one pass: the recorder's hot path.
+    /// Writes exactly the bytes the general encoder writes for
+    /// `.event(delta:, .update(output:, cause:, preview: nil))`; returns how many (at most 42).
+    @inlinable
+    package static func encodeUpdate(
+        at base: UnsafeMutablePointer<UInt8>, fire: Bool, delta: UInt64, output: UInt64, causeBack: UInt64,
+        causeSubscription: UInt64
+    ) -> Int {
+        base[0] = fire ? 15 : 14  // TraceFormat.Tag.fire, .update
+        // Each field is at most 10 bytes, so the payload is under 128 and its length is one byte.
+        var count = 2
+        count = writeVarint(delta, at: base, count)
+        count = writeVarint(output, at: base, count)
+        count = writeVarint(causeBack, at: base, count)
+        if causeBack != 0 { count = writeVarint(causeSubscription, at: base, count) }
+        base[count] = 0  // no preview
+        count += 1
+        base[1] = UInt8(count - 2)
+        return count
+    }
+
+    @inlinable
+    static func writeVarint(_ value: UInt64, at base: UnsafeMutablePointer<UInt8>, _ start: Int) -> Int {
+        var value = value
+        var count = start
+        while value >= 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count += 1
+            value >>= 7
+        }
+        base[count] = UInt8(value)
+        return count + 1
+    }
+}
+
+extension TraceRecord {
     /// At most how many bytes the record takes, framing included: 10 per number, plus byte fields.
     package var maximumEncodedLength: Int {
         switch self {

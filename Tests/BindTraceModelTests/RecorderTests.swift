@@ -141,3 +141,43 @@ struct TracePatternTests {
     }
 }
 #endif
+
+#if Tracing
+@Suite("Parallel captures")
+struct ParallelCaptureTests {
+    @Test("200 captures in parallel each see every release and unbind of their own, whatever the others do")
+    func parallelCaptures() async throws {
+        // Shared Outputs that live across every capture, updated and released by all of them.
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let recording = BindTrace.capture("case \(index)") {
+                        var output: Output<Int>? = Output<Int>(value: 0).labeled("own \(index)")
+                        let subscription = output!.bind { _ in }
+                        for value in 1...20 { output!.update(withValue: value) }
+                        subscription.unsubscribe()
+                        let kept = output!.bind { _ in }
+                        _ = kept
+                        output = nil
+                    }
+                    let events = try ownEvents(of: try #require(recording))
+                    var outputs: Set<UInt64> = []
+                    var subscriptions: Set<UInt64> = []
+                    for event in events {
+                        switch event.kind {
+                        case .outputCreated(let creation): outputs.insert(creation.output)
+                        case .bound(let binding): subscriptions.insert(binding.subscription)
+                        case .released(let output): outputs.remove(output)
+                        case .unbound(let subscription, _, _): subscriptions.remove(subscription)
+                        default: break
+                        }
+                    }
+                    return outputs.count + subscriptions.count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(failures == 0, "an Output or subscription of a capture was left without its release or unbind")
+    }
+}
+#endif

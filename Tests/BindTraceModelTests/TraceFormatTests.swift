@@ -1,3 +1,4 @@
+import BindTraceFormat
 import BindTraceModel
 import BindTraceTestSupport
 import Testing
@@ -53,6 +54,33 @@ struct TraceFormatTests {
         #expect(events.map(\.kind.name) == ["subscriptionContained", "handleReleased"])
         #expect(JSONLines.line(for: events[0]).hasSuffix(#""event":"subscriptionContained","subscription":4,"container":77}"#))
         #expect(JSONLines.line(for: events[1]).hasSuffix(#""event":"handleReleased","subscription":5}"#))
+    }
+
+    @Test("the recorder's in-place update encoding writes exactly what the general encoder writes")
+    func hotPathMatchesEncoder() {
+        let values: [UInt64] = [0, 1, 127, 128, 300, 1 << 35, .max]
+        for fire in [false, true] {
+            for delta in values {
+                for output in values {
+                    for back in [0, 1, 129, UInt64.max] {
+                        let cause = back == 0 ? CauseField.none : CauseField(back: back, subscription: output ^ 7)
+                        var expected: [UInt8] = []
+                        let event: EventRecord =
+                            fire
+                            ? .fire(output: output, cause: cause, preview: nil)
+                            : .update(output: output, cause: cause, preview: nil)
+                        TraceRecord.event(delta: delta, event).encode(into: &expected)
+                        var buffer = [UInt8](repeating: 0xAA, count: 64)
+                        let count = buffer.withUnsafeMutableBufferPointer {
+                            TraceRecord.encodeUpdate(
+                                at: $0.baseAddress!, fire: fire, delta: delta, output: output, causeBack: cause.back,
+                                causeSubscription: cause.subscription)
+                        }
+                        #expect(Array(buffer.prefix(count)) == expected, "delta \(delta) output \(output) back \(back)")
+                    }
+                }
+            }
+        }
     }
 
     @Test("a long record's length takes several bytes and still decodes")

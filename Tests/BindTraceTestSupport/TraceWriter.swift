@@ -96,9 +96,11 @@ package struct TraceWriter {
         case .bound(let binding):
             var flags: UInt64 = binding.isInternal ? TraceFormat.BindFlag.internal : 0
             if binding.preexisting { flags |= TraceFormat.BindFlag.preexisting }
+            // Strings in the recorder's order: the file, then the target's type.
+            let file = string(binding.site.file)
             let target = binding.target.map { EventRecord.BoundTarget(type: string($0.type), identity: $0.identity) }
             return .bound(
-                subscription: binding.subscription, output: binding.output, file: string(binding.site.file),
+                subscription: binding.subscription, output: binding.output, file: file,
                 line: UInt64(binding.site.line), flags: flags, target: target, scope: binding.scope,
                 cause: cause(binding.cause, own: own))
         case .updated(let output, let cause, let preview):

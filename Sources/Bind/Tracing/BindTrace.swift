@@ -96,7 +96,13 @@ public enum BindTrace {
         #endif
     }
 
-    /// Starts recording to the file at `path`, replacing it. Stops any recording in progress first.
+    /// Starts recording to the file `path` names, replacing it. Stops any file recording in progress
+    /// once the new file is open.
+    ///
+    /// `path` is a pattern, as `BIND_TRACE` is: `%p` is the process id, `%h` the host name, and a
+    /// directory (existing, or ending in `/`) means `<executable>-<pid>.trace` inside it. A file that
+    /// another live process is writing is left alone: the trace goes to `<name>.<pid>.trace` beside
+    /// it, and standard error says so.
     ///
     /// - Throws: ``TraceRecordingError`` when the file cannot be created.
     public static func startRecording(toFile path: String) throws {

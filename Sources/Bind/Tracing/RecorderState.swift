@@ -227,6 +227,26 @@ struct RecorderState {
         return sequence
     }
 
+    /// Appends an update or fire without a preview of an Output this epoch has announced, from the
+    /// thread of the previous event: the hot path, encoded in place. False when it does not apply.
+    @inline(__always)
+    mutating func appendPlainUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64? {
+        guard output.announcedEpoch == epoch, count < Self.bufferThreshold, lastThread != 0,
+            bt_thread_slot()!.pointee == lastThread
+        else { return nil }
+        let now = bt_ticks()
+        let delta = now > lastTicks ? now - lastTicks : 0
+        if now > lastTicks { lastTicks = now }
+        let field = causeField(cause)
+        sequence += 1
+        eventsSinceClock = true
+        eventsInBuffer += 1
+        count += TraceRecord.encodeUpdate(
+            at: buffer + count, fire: fire, delta: delta, output: output.id, causeBack: field.back,
+            causeSubscription: field.subscription)
+        return sequence
+    }
+
     mutating func appendRecord(_ record: TraceRecord) {
         if count + record.maximumEncodedLength > Self.bufferCapacity { flush() }
         count += record.encode(at: buffer + count)

@@ -26,6 +26,8 @@ struct TraceFile {
     private var unreportedLost: UInt64 = 0
     /// Every event a failed write lost.
     private(set) var lostEvents: UInt64 = 0
+    /// Bytes of whole chunks written: a failed write is cut back to here, so the file holds whole records.
+    private var written: off_t = 0
 
     /// Opens the file `pattern` names for this process: `%p` is the process id, `%h` the host name,
     /// and a directory (existing, or ending in `/`) means `<executable>-<pid>.trace` inside it. A
@@ -115,10 +117,9 @@ struct TraceFile {
         if unreportedLost > 0 {
             var record: [UInt8] = []
             TraceRecord.lost(count: unreportedLost).encode(into: &record)
-            let wrote = record.withUnsafeBytes { Self.writeAll(descriptor, $0) }
-            if wrote { unreportedLost = 0 }
+            if record.withUnsafeBytes({ writeWhole($0) }) { unreportedLost = 0 }
         }
-        if !Self.writeAll(descriptor, bytes) {
+        if !writeWhole(bytes) {
             if lostEvents == 0 {
                 TraceRecorder.printError(
                     "bind-trace: \(path): writing the trace failed: \(String(cString: strerror(errno)))"
@@ -127,6 +128,19 @@ struct TraceFile {
             lostEvents += UInt64(events)
             unreportedLost += UInt64(events)
         }
+    }
+
+    /// Writes all of `bytes`, or nothing: a write that fails partway is cut back off the file.
+    private mutating func writeWhole(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if Self.writeAll(descriptor, bytes) {
+            written += off_t(bytes.count)
+            return true
+        }
+        let reason = errno
+        _ = ftruncate(descriptor, written)
+        _ = lseek(descriptor, written, SEEK_SET)
+        errno = reason
+        return false
     }
 
     /// Writes all of `bytes`; false when the system refused.
@@ -150,7 +164,7 @@ struct TraceFile {
         var tail: [UInt8] = []
         if unreportedLost > 0 { TraceRecord.lost(count: unreportedLost).encode(into: &tail) }
         TraceRecord.end.encode(into: &tail)
-        _ = tail.withUnsafeBytes { Self.writeAll(descriptor, $0) }
+        _ = tail.withUnsafeBytes { writeWhole($0) }
         systemClose(descriptor)
         descriptor = -1
     }

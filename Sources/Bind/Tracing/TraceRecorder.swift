@@ -200,14 +200,18 @@ enum TraceRecorder {
         _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: () -> [SubscriptionTraceInfo]
     ) -> UInt64 {
         let cause = bt_cause_slot()!.pointee
+        let fire = output.kind == .relay
         return withLock { state in
             guard state.streamOpen else { return 0 }
+            if preview == nil, let sequence = state.appendPlainUpdate(of: output, fire: fire, cause: cause) {
+                return sequence
+            }
             if output.announcedEpoch != state.epoch {
                 state.announce(output, subscribers: subscribers(), except: nil)
             }
             let field = state.causeField(cause)
             return state.append(
-                output.kind == .relay
+                fire
                     ? .fire(output: output.id, cause: field, preview: preview)
                     : .update(output: output.id, cause: field, preview: preview))
         }

@@ -1,5 +1,6 @@
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 
 /// Builds a trace event by event, as the recorder would write it; each event's offset is 100 × its sequence.
 struct TraceBuilder {
@@ -9,6 +10,22 @@ struct TraceBuilder {
     static let file = "App/Screen.swift"
 
     static func site(_ line: UInt) -> SourceSite { SourceSite(file: file, line: line) }
+
+    /// The events as a trace file's bytes, written by the format's own encoder (the shared
+    /// `TraceWriter`), with the end record: read back, they are `events` (offsets and times aside).
+    var bytes: [UInt8] {
+        var writer = TraceWriter()
+        var thread: UInt32 = 0
+        for event in events {
+            if event.thread != thread {
+                thread = event.thread
+                writer.thread(UInt64(thread))
+            }
+            writer.event(event.kind)
+        }
+        writer.end()
+        return writer.bytes
+    }
 
     @discardableResult
     mutating func add(_ kind: TraceEvent.Kind) -> UInt64 {

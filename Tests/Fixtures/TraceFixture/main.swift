@@ -3,6 +3,8 @@
 //     TraceFixture N          N updates, waits past a flush, prints "flushed N", updates until killed
 //     TraceFixture N exit     the same, then exits normally
 //     TraceFixture N crash    N updates in a burst; the closure bound to the N-th calls fatalError
+//     TraceFixture N full     the file may hold only 16 KiB: N updates, a flush that fails, then
+//                             room again and N more updates before exiting
 //     TraceFixture N fork     N updates, then fork(): the child makes N updates labelled "child" and
 //                             exits; the parent waits for it, makes N more and exits
 import Bind
@@ -48,6 +50,18 @@ case "fork":
     waitpid(child, &status, 0)
     for value in 1...count { counter.update(withValue: -value) }
     say("child \(child)")
+    exit(0)
+case "full":
+    // Writes past the limit fail with EFBIG (instead of killing the process with SIGXFSZ).
+    signal(SIGXFSZ, SIG_IGN)
+    var limit = rlimit(rlim_cur: 16 * 1024, rlim_max: rlim_t.max)
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    usleep(400_000)
+    limit.rlim_cur = rlim_t.max
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    for value in 1...count { counter.update(withValue: -value) }
     exit(0)
 default:
     counter.bind { _ in }
