@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The import graph reads like the pipeline:
-// Bind → BindTraceModel → BindAnalysis → BindGraph / BindReport → bind-trace, BindTesting.
+// The import graph reads like the pipeline, with the format as the leaf both sides share:
+// BindTraceFormat → Bind (app runtime, recorder) and BindTraceFormat → BindTraceModel → BindAnalysis →
+// BindGraph / BindReport → bind-trace. Only BindTesting joins the two sides (Bind + BindAnalysis).
 let package = Package(
     name: "Bind",
     platforms: [.macOS(.v13), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -38,9 +39,9 @@ let package = Package(
             ]
         ),
         .target(name: "BindTraceModel", dependencies: ["BindTraceFormat"]),
-        // TEMPORARY "Bind": BindAnalysis still imports Bind (TraceAnalyzer+Recording.swift and a few
-        // `import Bind` lines); drop it once those move to BindTesting, so bind-trace never links Bind.
-        .target(name: "BindAnalysis", dependencies: ["BindTraceModel", "Bind"]),
+        // The reader side never depends on `Bind`, so `bind-trace` built with `--traits Tracing` holds no recorder.
+        // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`).
+        .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
@@ -49,8 +50,11 @@ let package = Package(
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
         // The JSON writer, the atomic file writer and the terminal escaper shared by graphs, reports and the CLI.
         .target(name: "BindOutput"),
-        .target(name: "BindGraph", dependencies: ["BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]),
-        .target(name: "BindReport", dependencies: ["BindAnalysis", "BindGraph", "BindOutput"]),
+        .target(
+            name: "BindGraph",
+            dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]
+        ),
+        .target(name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
@@ -86,14 +90,16 @@ let package = Package(
         .testTarget(
             name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
-            name: "BindAnalysisTests", dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTraceTestSupport"]),
+            name: "BindAnalysisTests",
+            dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
-        .testTarget(name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis"]),
+        .testTarget(
+            name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting"]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
     ],

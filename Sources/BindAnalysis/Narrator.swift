@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// Names Outputs, subscriptions and Binder targets the way the user wrote them, for every message.

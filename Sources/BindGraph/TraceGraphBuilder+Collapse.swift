@@ -1,5 +1,5 @@
-import Bind
 import BindAnalysis
+import BindTraceModel
 
 /// Which Outputs share a node: each alone, or repeated identical structures as one "×N" node.
 ///

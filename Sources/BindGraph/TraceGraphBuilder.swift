@@ -1,4 +1,3 @@
-import Bind
 import BindAnalysis
 import BindTraceModel
 

@@ -1,5 +1,5 @@
-import Bind
 import BindAnalysis
+import BindTraceModel
 
 /// How the trace graph looks: one colour and shape per Output kind, one line style per operator,
 /// and the colours of findings. The legend is made from the same table, so it cannot drift.

@@ -1,6 +1,7 @@
 #if Tracing
     import Bind
     import BindAnalysis
+    import BindTesting
     import BindTraceModel
     import Foundation
     import Testing

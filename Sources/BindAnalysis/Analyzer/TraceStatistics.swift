@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// Counts gathered while replaying, for ``TraceSummary``.

@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// What a trace holds, in numbers: for `bind-trace summary` and report headers.

@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// The binding graph as it was at one moment of a trace: what a graph renderer draws.

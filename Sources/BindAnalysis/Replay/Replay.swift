@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// Rebuilds the binding graph event by event, as it was at every moment of a trace.

@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// A live Output inside the replay. A class, so the hot path mutates it in place after one lookup.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Bind
 import BindAnalysis
 import BindOutput
 import BindTraceModel

@@ -1,4 +1,7 @@
+// The bridge from a capture (in the runtime `Bind`) to the analysis; it lives here so that the reader side
+// (BindTraceModel, BindAnalysis, BindGraph, BindReport) and `bind-trace` never link `Bind` and its recorder.
 import Bind
+import BindAnalysis
 import BindTraceModel
 
 extension TraceAnalyzer {
@@ -16,7 +19,7 @@ extension TraceAnalyzer {
     {
         var options = options
         if options.focusScope == nil { options.focusScope = recording.scope }
-        return try analyze(reader: recording.reader(), options: options)
+        return try analyze(reader: TraceReader(bytes: recording.bytes), options: options)
     }
 
     /// The findings of a capture, judging what belongs to `scope` (by default the capture's own scope).
