@@ -93,7 +93,7 @@ let package = Package(
             name: "BindAnalysisTests",
             dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
-        .testTarget(name: "BindReportTests", dependencies: ["BindReport", "BindAnalysis", "BindTraceModel"]),
+        .testTarget(name: "BindReportTests", dependencies: ["Bind", "BindReport", "BindAnalysis", "BindTraceModel"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting"]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
-        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,8 +16,20 @@ import BindTraceModel
 public enum Narrator {
     /// An Output's name: `'title' (String)`, else `map → String at Feed.swift:12`.
     public static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
-        if let label { return "'\(label)' (\(valueType))" }
-        return "\(kindName(kind)) → \(valueType) at \(place(site))"
+        if let label { return "'\(shortened(label))' (\(shortened(valueType)))" }
+        return "\(kindName(kind)) → \(shortened(valueType)) at \(place(site))"
+    }
+
+    /// The longest label or type name a message quotes whole, in characters.
+    public static let quotedLimit = 200
+
+    /// `text`, or its first ``quotedLimit`` characters and how many were left out: a trace's strings
+    /// are untrusted, and a message per Output must not copy a megabyte label each time.
+    public static func shortened(_ text: String) -> String {
+        guard let cut = text.index(text.startIndex, offsetBy: quotedLimit, limitedBy: text.endIndex),
+            cut != text.endIndex
+        else { return text }
+        return "\(text[..<cut])… (\(text.utf8.count - text[..<cut].utf8.count) more bytes)"
     }
 
     /// The name of an Output as the replay sees it.

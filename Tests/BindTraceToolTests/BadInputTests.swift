@@ -1,3 +1,4 @@
+import BindTraceFormat
 import Bind
 import Foundation
 import Testing

@@ -92,7 +92,7 @@ struct FindingOutputTests {
         #expect(summary["events"] as? Int == 5)
     }
 
-    @Test("--at-exit reports what a run without scopes left bound")
+    @Test("--at-exit reports a closure a run without scopes left bound, at its bind line, and no live Output")
     func atExit() throws {
         var writer = TraceFileWriter()
         writer.output(1, line: 3)
@@ -104,7 +104,8 @@ struct FindingOutputTests {
         #expect(try Tool.run("leaks", trace.path).status == 0)
         let run = try Tool.run("leaks", "--at-exit", trace.path)
         #expect(run.status == 1)
-        #expect(run.standardOutput.contains("App/Screen.swift:3: warning: leaked-output: Output #1 (Int) is still alive at exit"))
+        #expect(run.standardOutput.contains("App/Screen.swift:4: warning: leaked-subscription: closure bound to Output → Int at Screen.swift:3 is still bound at exit"), "\(run.standardOutput)")
+        #expect(!run.standardOutput.contains("leaked-output"), "an Output alive at exit is an app's normal state")
     }
 }
 

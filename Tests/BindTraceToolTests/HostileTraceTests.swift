@@ -41,6 +41,7 @@ struct HostileTraceTests {
         var writer = TraceFileWriter()
         writer.thread(1)
         writer.output(1, line: 3, label: "a\u{202E}b\u{85}c")
+        writer.bind(1, to: 1, line: 4)
         writer.end()
         let trace = try TemporaryTrace(writer.bytes)
         defer { trace.cleanUp() }

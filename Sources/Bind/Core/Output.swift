@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 /// A value that changes over time, and the closures bound to it.
 ///
 /// View models expose Outputs; views bind to them. An `Output` stores its latest value, so a

@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 /// One bound closure of an Output.
 @usableFromInline
 struct Subscriber<Value> {

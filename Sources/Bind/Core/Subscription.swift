@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 /// Something a ``Subscription`` can unbind itself from; ``Output`` is one.
 public protocol Unbindable: AnyObject {
     func unbind(for subscription: Subscription)

@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 extension Output {
     /// An Output of the values of this one for which `isIncluded` is true.
     @inlinable

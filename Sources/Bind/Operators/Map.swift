@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 extension Output {
     /// An Output of `transform` applied to each value of this one.
     ///

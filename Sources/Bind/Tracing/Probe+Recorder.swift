@@ -1,5 +1,6 @@
 // The probes of Probe.swift with bodies: each calls `TraceRecorder` while a trace is recorded, and
 // does as little as a flag check while none is. Built only with the `Tracing` trait.
+import BindTraceFormat
 #if Tracing
 import CBindCore
 import CBindTrace

@@ -1,3 +1,4 @@
+import BindTraceFormat
 #if Tracing
 import CBindTrace
 

@@ -76,14 +76,14 @@ public struct OutputState: Hashable, Sendable {
     }
 
     static func displayName(id: UInt64, kind: OutputKind, valueType: String, label: String?) -> String {
-        if let label { return "'\(label)' (\(valueType))" }
+        if let label { return "'\(Narrator.shortened(label))' (\(Narrator.shortened(valueType)))" }
         let kindName =
             switch kind {
             case .output: "Output"
             case .relay: "Relay"
             default: kind.description
             }
-        return "\(kindName) #\(id) (\(valueType))"
+        return "\(kindName) #\(id) (\(Narrator.shortened(valueType)))"
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// Traces for the `graph` and `report` commands, written in the trace format directly.
 enum GraphTraces {
     /// A small app: 'email' mapped to 'normalized', combined with 'password' into 'credentials',
-    /// a closure bound to 'credentials', and 'title' leaking a subscription from a scope.
+    /// a closure bound to 'credentials', and 'title' leaking a subscription from a scope (its handle dropped).
     static func app(labels: [String]? = nil) -> [UInt8] {
         let names = labels ?? ["email", "normalized", "password", "credentials", "title"]
         var trace = TraceFileWriter()
@@ -28,6 +28,7 @@ enum GraphTraces {
         trace.output(5, type: "String", file: "App/Model.swift", line: 3, label: names[4])
         trace.beginScope(1, name: "cell", line: 10)
         trace.bind(5, to: 5, file: "App/Cell.swift", line: 12, target: ("Label", 77), scope: 1)
+        trace.handleReleased(5)  // the cell dropped its Subscription: nothing can unbind it any more
         trace.endScope(1)
         trace.end()
         return trace.bytes

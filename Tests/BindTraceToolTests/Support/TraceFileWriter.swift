@@ -55,6 +55,12 @@ struct TraceFileWriter {
     @discardableResult
     mutating func release(_ output: UInt64) -> UInt64 { writer.event(.released(output: output)) }
 
+    /// The last `Subscription` handle of a binding was released: nothing can unbind it any more.
+    @discardableResult
+    mutating func handleReleased(_ subscription: UInt64) -> UInt64 {
+        writer.event(.handleReleased(subscription: subscription))
+    }
+
     @discardableResult
     mutating func edge(_ source: UInt64, _ derived: UInt64, _ operation: OutputKind = .map) -> UInt64 {
         writer.event(.edge(source: source, derived: derived, operation: operation))
