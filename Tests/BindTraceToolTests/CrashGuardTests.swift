@@ -39,15 +39,15 @@ struct CrashGuardTests {
         )
     }
 
-    @Test("under a 1 GB memory limit, 5,000 findings on Outputs sharing a 60 KB label print, each label shortened")
+    @Test("under a 1 GB memory limit, 5,000 findings on Outputs sharing a 16 KB label print, each label shortened")
     func memoryLimit() throws {
         var writer = TraceFileWriter()
         writer.thread(1)
-        // Near the reader's limit for one string (64 KiB): quoted whole, the messages would be 300 MB.
-        let label = String(repeating: "x", count: 60_000)
+        // At the reader's limit for one string (16 KiB): quoted whole, the messages would be 80 MB.
+        let label = String(repeating: "x", count: 16_000)
         for id in 1...UInt64(5_000) {
             writer.output(id, line: 3, label: label)
-            writer.bind(id, to: id, line: 4)
+            writer.bind(id, to: id, line: 10 + id)  // one finding per bind site
         }
         writer.end()
         let trace = try TemporaryTrace(writer.bytes)
