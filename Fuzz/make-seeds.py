@@ -197,6 +197,61 @@ def seeds():
     t.update(1)
     yield "events-after-end", bytes(t.data)
 
+    # The hostile shapes of a real app and of an attacker, each near the fuzzers' -max_len (64 KiB).
+    t = Trace(minor=1).clock()
+    source, name = t.string("App/Cell.swift"), t.string("cell 3")
+    t.record(19, [1, 1, 0, name, source, 10])  # scopeBegin
+    t.created(1, 0, 0, source, 3)
+    t.bound(1, 1, source, 12, scope=1)
+    t.record(23, [1, 1, 7])  # contained in container 7
+    t.bound(2, 1, source, 13, scope=1)
+    t.record(24, [1, 2])  # handleReleased: nothing can unbind subscription 2
+    t.record(20, [1, 1])  # scopeEnd
+    t.record(24, [1, 99])  # the handle of a subscription never bound
+    t.end()
+    yield "handles-1.1", bytes(t.data)
+
+    t = Trace().clock()
+    t.created(1, 0, 0, 0, 1)
+    for sub in range(1, 1501):
+        t.bound(sub, 1, 0, sub)
+    t.update(1)
+    t.record(18, [1, 1])  # released with 1,500 still bound
+    t.end()
+    yield "wide-fan", bytes(t.data)
+
+    t = Trace().clock()
+    t.created(1, 0, 0, 0, 1)
+    for output in range(2, 1201):
+        t.created(output, 4, 0, 0, output)
+        t.edge(output - 1, output, 4)
+        t.bound(output, output - 1, 0, output, flags=1)
+    t.update(1)
+    t.record(18, [1, 1])
+    t.end()
+    yield "long-chain", bytes(t.data)
+
+    t = Trace().clock()
+    label = t.string("x" * 16_000)
+    for output in range(1, 201):
+        t.created(output, 0, 0, 0, output, label=label)
+        t.bound(output, output, 0, 1000 + output)
+    t.end()
+    yield "repeated-long-label", bytes(t.data)
+
+    t = Trace().clock()
+    t.string("y" * 16_385)
+    t.end()
+    yield "string-over-limit", bytes(t.data)
+
+    t = Trace().clock()
+    t.created(1, 0, 0, 0, 1)
+    t.bound(1, 1, 0, 2)
+    for _ in range(6000):
+        t.update(1, cause=(1, 1))
+    t.end()
+    yield "deeper-cause-chain", bytes(t.data)
+
 
 def replay_seeds():
     """Event programs for FuzzAnalysis (see Fuzz/Sources/FuzzSupport/EventProgram.swift)."""
