@@ -6,7 +6,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -22,14 +22,19 @@ setup:
 build: setup
 	$(SWIFT) build
 
-## swift format's lint of Sources/ and Tests/ with the checked-in .swift-format (strict: any finding fails).
+## swift format's lint of our Swift code with the checked-in .swift-format (strict: any finding fails).
+FORMATTED := Sources Tests Samples
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 
-## All tests, as CI runs them: the plain build, the instrumented build (trait Tracing), the CI recipe
+## Rewrites our Swift code in the .swift-format style (what `make lint` checks).
+format:
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
+
+## All tests, as CI runs them: the format lint, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
 ## Sanitizer, and a short pass of every fuzz target.
-test: setup test-plain test-tracing test-e2e sanitize fuzz-smoke
+test: setup lint test-plain test-tracing test-e2e sanitize fuzz-smoke
 
 test-plain:
 	$(SWIFT) test
