@@ -1,4 +1,5 @@
 import BindAnalysis
+import Foundation
 import Bind
 import Testing
 
@@ -76,6 +77,29 @@ struct BindingLeakCheckTraitTests {
         }
         #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
         #expect(found.first?.text.contains("4 times from this line") == true)
+    }
+
+    @Test("a leak made on a DispatchQueue and on a Thread, with work wrapped by inheritingScope, is the test's own")
+    func leakOnQueueAndThreadIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async(
+                execute: BindTrace.inheritingScope {
+                    bindAndForget(to: NameLabel())
+                    group.leave()
+                })
+            group.enter()
+            let thread = Thread(
+                block: BindTrace.inheritingScope {
+                    bindAndForget(to: NameLabel())
+                    group.leave()
+                })
+            thread.start()
+            group.wait()
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(found.first?.text.contains("2 times from this line") == true, "\(found.map(\.text))")
     }
 
     @Test("an Output created in the test and kept alive by a closure bound to it is a leaked Output")
