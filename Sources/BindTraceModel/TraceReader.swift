@@ -40,7 +40,7 @@ public final class TraceReader {
         return gaps
     }
     /// Names of the recording threads, by thread number.
-    public private(set) var threadNames: [UInt32: String] = [:]
+    package private(set) var threadNames: [UInt32: String] = [:]
 
     // Hot state: exclusivity is not checked at run time (a reader is used from one thread at a
     // time and never re-enters itself); the checks cost about a tenth of reading.
@@ -150,7 +150,7 @@ public final class TraceReader {
     }
 
     /// Every remaining event. Fine for tests and small traces; stream with ``next()`` otherwise.
-    public func readAll() throws(TraceReadError) -> [TraceEvent] {
+    package func readAll() throws(TraceReadError) -> [TraceEvent] {
         var events: [TraceEvent] = []
         while let event = try next() { events.append(event) }
         return events

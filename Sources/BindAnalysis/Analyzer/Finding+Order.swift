@@ -2,7 +2,7 @@ import BindTraceModel
 
 extension Finding {
     /// The order of reports: by site (findings without one last), then kind, then message.
-    public static func siteOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+    package static func siteOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
         switch (lhs.site, rhs.site) {
         case (let left?, let right?) where left != right: return left < right
         case (nil, _?): return false

@@ -34,7 +34,7 @@ public final class Replay {
     /// The sequence number of the latest event applied.
     @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
     /// How deep the latest event is nested in deliveries on its thread (0: top level).
-    @exclusivity(unchecked) public private(set) var lastDepth = 0
+    @exclusivity(unchecked) package private(set) var lastDepth = 0
     /// Counts and durations for ``TraceSummary``.
     @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
 
