@@ -1,11 +1,14 @@
 import Bind
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
 @Suite("bind-trace never ends by a signal: a crash or running out of memory is one line and exit 2")
 struct CrashGuardTests {
-    @Test("a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2", .timeLimit(.minutes(1)))
+    @Test(
+        "a crash while reading (a SIGSEGV sent to the worker) ends with one line and exit 2", .timeLimit(.minutes(1)),
+        .disabled(if: Sanitizer.any, "a sanitizer handles SIGSEGV itself and prints its own report"))
     func crashIsOneLine() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -39,7 +42,9 @@ struct CrashGuardTests {
         )
     }
 
-    @Test("under a 1 GB memory limit, 5,000 findings on Outputs sharing a 16 KB label print, each label shortened")
+    @Test(
+        "under a 1 GB memory limit, 5,000 findings on Outputs sharing a 16 KB label print, each label shortened",
+        .disabled(if: Sanitizer.any, "a sanitizer's shadow memory does not fit under ulimit -v"))
     func memoryLimit() throws {
         var writer = TraceFileWriter()
         writer.thread(1)
