@@ -86,7 +86,27 @@ public class Output<Value>: Unbindable {
     /// - Complexity: O(*n*) in the number of subscribers, with one lock round trip.
     @inlinable
     public final func update(withValue value: Value) {
-        // Hot path: one lock round trip, a retain of the subscriber list, then plain calls.
+        // Hot path: one lock round trip, a retain of the subscriber list, then plain calls. The
+        // instrumented build adds a check of the recording flag (again under the lock, where a
+        // recorded bind could have started) and leaves all else to `updateRecorded(_:)`.
+        if Probe.isRecording { return updateRecorded(value) }
+        lock.lock()
+        if Probe.isRecording {
+            lock.unlock()
+            return updateRecorded(value)
+        }
+        if storesValues { storedValue = value }
+        let snapshot = subscribers.entries
+        let log = debugLog
+        lock.unlock()
+        deliver(value, to: snapshot, log: log, delivery: .idle)
+    }
+
+    /// ``update(withValue:)`` while a trace is recorded (instrumented build only): the value's
+    /// preview is made before the lock is taken, the update recorded inside it.
+    @inlinable
+    @inline(never)
+    final func updateRecorded(_ value: Value) {
         let preview = Probe.preview(subscribers, of: value)
         lock.lock()
         if storesValues { storedValue = value }
@@ -94,9 +114,17 @@ public class Output<Value>: Unbindable {
         let snapshot = subscribers.entries
         let log = debugLog
         lock.unlock()
+        deliver(value, to: snapshot, log: log, delivery: delivery)
+    }
+
+    /// Calls every closure of `snapshot` with `value`, outside the lock.
+    @inlinable
+    final func deliver(
+        _ value: Value, to snapshot: ContiguousArray<Subscriber<Value>>, log: DebugLog?, delivery: DeliveryProbe
+    ) {
         if let log { log.willUpdate(value, bindings: snapshot.count) }
         for index in snapshot.indices {
-            delivery.willDeliver(to: snapshot[index].probe)
+            delivery.willDeliver(toSubscription: snapshot[index].probe.id)
             snapshot[index].deliver(value)
         }
         delivery.finished()
@@ -198,12 +226,12 @@ public class Output<Value>: Unbindable {
         // Recorded inside the lock, so no update can reach the subscription before the trace knows it.
         let delivery = Probe.bound(subscribers)
         let bindings = subscribers.entries.count
-        let probe = subscribers.entries[bindings - 1].probe
+        let subscriptionID = delivery.isActive ? subscribers.entries[bindings - 1].probe.id : 0
         lock.unlock()
         if let log { log.bound(bindings: bindings) }
         if let current {
             if let log { log.initialValue(current) }
-            delivery.willDeliver(to: probe)
+            delivery.willDeliver(toSubscription: subscriptionID)
             closure(current)
             delivery.finished()
         }

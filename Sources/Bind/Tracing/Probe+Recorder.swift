@@ -10,14 +10,14 @@ import CBindTrace
 @usableFromInline
 struct BindSite {
     @usableFromInline let origin: BindOrigin
-    @usableFromInline let file: StaticString
     @usableFromInline let line: UInt
+    @usableFromInline let file: StaticString
 
     @inlinable
     init(origin: BindOrigin, file: StaticString, line: UInt) {
         self.origin = origin
-        self.file = file
         self.line = line
+        self.file = file
     }
 
     @inlinable static func closure(file: StaticString, line: UInt) -> BindSite {
@@ -37,9 +37,7 @@ struct BinderProbe {
 
     @usableFromInline
     init<Target: AnyObject>(target: Target) {
-        origin = .binder(
-            type: Target.self, identity: UInt(bitPattern: ObjectIdentifier(target).hashValue),
-            target: WeakTarget(target))
+        origin = .binder(BinderTarget(target))
     }
 
     /// Records each delivery that finds the target gone.
@@ -55,21 +53,55 @@ struct BinderProbe {
 
 @usableFromInline
 struct SubscriptionProbe {
-    @usableFromInline let site: BindSite
-    /// Made when a recording first needs it; guarded by the Output's lock.
-    @usableFromInline var info: SubscriptionTraceInfo?
-    /// `info.id`, copied so a traced delivery reads it without touching the object (0: none yet).
-    @usableFromInline var id: UInt64 = 0
+    /// Who bound the subscription until a recording first needs its trace info, which then takes
+    /// the origin's place. One word (both payloads are references): every subscriber carries this,
+    /// recorded or not, and a bigger subscriber makes untraced binds, unbinds and updates slower.
+    @usableFromInline enum Identity {
+        case closure
+        case `operator`
+        case binder(BinderTarget)
+        case recorded(SubscriptionTraceInfo)
+    }
+
+    /// Guarded by the Output's lock.
+    @usableFromInline var identity: Identity
+    @usableFromInline let line: UInt
+    @usableFromInline let file: StaticString
 
     @inlinable
-    init(_ site: BindSite) { self.site = site }
+    init(_ site: BindSite) {
+        switch site.origin {
+        case .closure: identity = .closure
+        case .operator: identity = .operator
+        case .binder(let target): identity = .binder(target)
+        }
+        line = site.line
+        file = site.file
+    }
+
+    /// The trace info, once a recording has needed it.
+    @usableFromInline
+    var info: SubscriptionTraceInfo? {
+        if case .recorded(let info) = identity { info } else { nil }
+    }
+
+    /// The subscription's id in traces (0: none yet).
+    @inlinable
+    var id: UInt64 {
+        if case .recorded(let info) = identity { info.id } else { 0 }
+    }
 
     @usableFromInline
     mutating func recorded(of output: OutputTraceInfo) -> SubscriptionTraceInfo {
-        if let info { return info }
-        let made = SubscriptionTraceInfo(output: output, origin: site.origin, file: site.file, line: site.line)
-        info = made
-        id = made.id
+        let origin: BindOrigin
+        switch identity {
+        case .recorded(let info): return info
+        case .closure: origin = .closure
+        case .operator: origin = .operator
+        case .binder(let target): origin = .binder(target)
+        }
+        let made = SubscriptionTraceInfo(output: output, origin: origin, file: file, line: line)
+        identity = .recorded(made)
         return made
     }
 }
@@ -186,10 +218,18 @@ struct DeliveryProbe {
         saved = event == 0 ? bt_cause() : bt_cause_slot()!.pointee
     }
 
+    /// Marks nothing: the deliveries of an update or bind that was not recorded.
+    @inlinable static var idle: DeliveryProbe { DeliveryProbe(event: 0) }
+
+    /// Whether the update or bind was recorded.
+    @inlinable var isActive: Bool { event != 0 }
+
+    /// Takes the subscription's id, read only when recorded: passing the probe would copy it (and
+    /// retain its trace info) on every delivery, recorded or not.
     @inlinable
-    func willDeliver(to subscription: SubscriptionProbe) {
+    func willDeliver(toSubscription id: @autoclosure () -> UInt64) {
         guard event != 0 else { return }
-        bt_cause_slot()!.pointee = bt_cause(subscription: subscription.id, event: event)
+        bt_cause_slot()!.pointee = bt_cause(subscription: id(), event: event)
     }
 
     @inlinable
@@ -240,13 +280,13 @@ enum Probe {
 
     @inlinable
     static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview) -> DeliveryProbe {
-        guard bt_is_recording() else { return DeliveryProbe(event: 0) }
+        guard bt_is_recording() else { return .idle }
         return list.probe.updated(&list.entries, preview: preview)
     }
 
     @inlinable
     static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe {
-        guard bt_is_recording() else { return DeliveryProbe(event: 0) }
+        guard bt_is_recording() else { return .idle }
         return list.probe.bound(&list.entries)
     }
 

@@ -33,6 +33,8 @@ struct BinderProbe {
 @usableFromInline
 struct SubscriptionProbe {
     @inlinable init(_ site: BindSite) {}
+    /// The subscription's id in traces: none here.
+    @inlinable var id: UInt64 { 0 }
 }
 
 /// The instrumentation of one Output, kept with its subscribers and guarded by the same lock.
@@ -89,7 +91,9 @@ enum Probe {
 @usableFromInline
 struct DeliveryProbe {
     @inlinable init() {}
-    @inlinable func willDeliver(to subscription: SubscriptionProbe) {}
+    @inlinable static var idle: DeliveryProbe { DeliveryProbe() }
+    @inlinable var isActive: Bool { false }
+    @inlinable func willDeliver(toSubscription id: @autoclosure () -> UInt64) {}
     @inlinable func finished() {}
 }
 

@@ -187,8 +187,8 @@ struct RecorderState {
         switch subscription.origin {
         case .closure: break
         case .operator: flags |= TraceFormat.BindFlag.internal
-        case .binder(let type, let identity, _):
-            target = EventRecord.BoundTarget(type: intern(type), identity: UInt64(identity))
+        case .binder(let binder):
+            target = EventRecord.BoundTarget(type: intern(binder.type), identity: UInt64(binder.identity))
         }
         return append(
             .bound(

@@ -30,21 +30,29 @@ final class OutputTraceInfo: @unchecked Sendable {
 }
 
 /// Who bound a subscription: a closure, a Binder (with its target), or an operator of Bind itself.
+/// One word: every subscriber of the instrumented build carries one, so its size is paid per binding.
 @usableFromInline
 enum BindOrigin {
     case closure
     case `operator`
-    case binder(type: Any.Type, identity: UInt, target: WeakTarget)
+    case binder(BinderTarget)
 }
 
-/// A Binder's target, held weakly: an address is reused once its object is gone, so the recorder
-/// checks whether an earlier target with the same address is still alive.
+/// A Binder's target: its type and address, and the object held weakly. An address is reused once
+/// its object is gone, so the recorder checks whether an earlier target with the same address is
+/// still alive. Made once per Binder and shared by all its subscriptions.
 @usableFromInline
-final class WeakTarget: @unchecked Sendable {
+final class BinderTarget: @unchecked Sendable {
+    let type: Any.Type
+    let identity: UInt
     weak var object: AnyObject?
 
     @usableFromInline
-    init(_ object: AnyObject) { self.object = object }
+    init<Target: AnyObject>(_ object: Target) {
+        type = Target.self
+        identity = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        self.object = object
+    }
 }
 
 /// What the recorder knows of one subscription.
@@ -60,12 +68,12 @@ final class SubscriptionTraceInfo: @unchecked Sendable {
 
     /// The Binder target's address, when this is a Binder's subscription.
     var targetIdentity: UInt? {
-        if case .binder(_, let identity, _) = origin { identity } else { nil }
+        if case .binder(let target) = origin { target.identity } else { nil }
     }
 
     /// Whether this is a Binder's subscription whose target is gone.
     var targetIsGone: Bool {
-        if case .binder(_, _, let target) = origin { target.object == nil } else { false }
+        if case .binder(let target) = origin { target.object == nil } else { false }
     }
 
     init(output: OutputTraceInfo, origin: BindOrigin, file: StaticString, line: UInt) {
