@@ -318,6 +318,8 @@ extension TraceRecord {
     ///
     /// - Throws: ``RecordDecodingError`` for a payload that ends inside a field or holds a value
     ///   the format does not define.
+    // Inlinable so the reader specialises decoding into its own loop (no call per field).
+    @inlinable
     package static func decode(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> TraceRecord
     {
@@ -341,6 +343,7 @@ extension TraceRecord {
 }
 
 extension EventRecord {
+    @inlinable
     static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> EventRecord
     {
@@ -407,9 +410,9 @@ extension EventRecord {
 
 /// Reads the fields of one record's payload, never past its end.
 package struct PayloadDecoder {
-    let bytes: UnsafeRawBufferPointer
-    var cursor: Int
-    let end: Int
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    @usableFromInline var cursor: Int
+    @usableFromInline let end: Int
 
     /// The payload is `bytes[start..<end]`.
     package init(bytes: UnsafeRawBufferPointer, start: Int, end: Int) {
@@ -418,6 +421,7 @@ package struct PayloadDecoder {
         self.end = end
     }
 
+    @inlinable @inline(__always)
     package mutating func varint() throws(RecordDecodingError) -> UInt64 {
         // Most numbers fit one byte (ids of a short trace, flags, causes) or two (tick deltas).
         if cursor < end {
@@ -437,6 +441,7 @@ package struct PayloadDecoder {
         return try longVarint()
     }
 
+    @usableFromInline @inline(never)
     mutating func longVarint() throws(RecordDecodingError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -452,6 +457,7 @@ package struct PayloadDecoder {
         }
     }
 
+    @inlinable
     mutating func outputKind() throws(RecordDecodingError) -> OutputKind {
         let raw = try varint()
         guard raw <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(raw)) else {
@@ -460,6 +466,7 @@ package struct PayloadDecoder {
         return kind
     }
 
+    @inlinable @inline(__always)
     mutating func cause() throws(RecordDecodingError) -> CauseField {
         let back = try varint()
         guard back != 0 else { return .none }
@@ -467,6 +474,7 @@ package struct PayloadDecoder {
     }
 
     /// The rest of the payload.
+    @inlinable
     package mutating func remainingBytes() -> [UInt8] {
         defer { cursor = end }
         return Array(bytes[cursor..<end])
