@@ -8,16 +8,22 @@ import BindTraceModel
 /// ```swift
 /// Narrator.name(of: state)              // 'title' (String)
 /// Narrator.name(of: unlabelledMapState) // map → String at Feed.swift:12
+/// Narrator.name(of: unlabelledRelay)    // Relay<Int> at Model.swift:4
 /// Narrator.name(of: subscription)       // Binder to Label bound at Cell.swift:30
 /// ```
 ///
-/// `bind-trace`'s story, the reports and the findings all use it, so one Output reads the same
-/// everywhere.
+/// The findings, `bind-trace replay`'s story and the report's event table (through
+/// ``EventNarrator``) all use it, so one Output reads the same everywhere.
 public enum Narrator {
-    /// An Output's name: `'title' (String)`, else `map → String at Feed.swift:12`.
+    /// An Output's name: `'title' (String)`; unlabelled, `Relay<Int> at Model.swift:4` for a
+    /// source and `map → String at Feed.swift:12` for an operator's Output.
     public static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
         if let label { return "'\(shortened(label))' (\(shortened(valueType)))" }
-        return "\(kindName(kind)) → \(shortened(valueType)) at \(place(site))"
+        switch kind {
+        case .output: return "Output<\(shortened(valueType))> at \(place(site))"
+        case .relay: return "Relay<\(shortened(valueType))> at \(place(site))"
+        default: return "\(kind) → \(shortened(valueType)) at \(place(site))"
+        }
     }
 
     /// The longest label or type name a message quotes whole, in characters.
@@ -54,8 +60,10 @@ public enum Narrator {
 
     /// A Binder target: its type name, without the module.
     public static func name(of target: BinderTarget) -> String {
-        guard let dot = target.type.lastIndex(of: "."), !target.type.contains("<") else { return target.type }
-        return String(target.type[target.type.index(after: dot)...])
+        guard let dot = target.type.lastIndex(of: "."), !target.type.contains("<") else {
+            return shortened(target.type)
+        }
+        return shortened(String(target.type[target.type.index(after: dot)...]))
     }
 
     /// `Feed.swift:12`: the file name and line (the module is in the finding's own site).
@@ -77,14 +85,6 @@ public enum Narrator {
     /// `1 update`, `3 updates`.
     public static func count(_ number: UInt64, _ singular: String, _ plural: String? = nil) -> String {
         number == 1 ? "1 \(singular)" : "\(number) \(plural ?? singular + "s")"
-    }
-
-    static func kindName(_ kind: OutputKind) -> String {
-        switch kind {
-        case .output: "Output"
-        case .relay: "Relay"
-        default: kind.description
-        }
     }
 }
 

@@ -12,8 +12,8 @@ struct NarratorTests {
         #expect(
             Narrator.name(kind: .map, valueType: "String", site: site, label: nil) == "map → String at Feed.swift:12")
         #expect(
-            Narrator.name(kind: .output, valueType: "Int", site: site, label: nil) == "Output → Int at Feed.swift:12")
-        #expect(Narrator.name(kind: .relay, valueType: "()", site: site, label: nil) == "Relay → () at Feed.swift:12")
+            Narrator.name(kind: .output, valueType: "Int", site: site, label: nil) == "Output<Int> at Feed.swift:12")
+        #expect(Narrator.name(kind: .relay, valueType: "()", site: site, label: nil) == "Relay<()> at Feed.swift:12")
         #expect(Narrator.name(kind: .map, valueType: "String", site: site, label: "title") == "'title' (String)")
     }
 

@@ -225,7 +225,7 @@ struct TrustedLeakRuleTests {
         let findings = TraceAnalyzer.analyze(events: trace.events).findings
         let message = try #require(findings.first?.message)
         #expect(message.hasPrefix("map → Int at Screen.swift:12 is created in scope 'feed'"))
-        #expect(message.contains("Output → Int at Screen.swift:3 outlives it"))
+        #expect(message.contains("Output<Int> at Screen.swift:3 outlives it"))
         #expect(!message.contains("#"))
         #expect(
             Narrator.name(

@@ -64,33 +64,7 @@ struct TraceReportTests {
         #expect(built.totalUpdates == 1_000_000)
         #expect(built.updates.count <= 1_000)
         #expect(built.updates.first?.sequence == 1)
-        #expect(built.name == "map #7 (Screen.swift:9)")
-    }
-
-    @Test("events are described in words, naming labelled Outputs while they live")
-    func eventWords() {
-        var describer = EventDescriber()
-        func event(_ sequence: UInt64, _ kind: TraceEvent.Kind) -> TraceEvent {
-            TraceEvent(sequence: sequence, time: sequence, thread: 1, offset: 0, kind: kind)
-        }
-        let site = SourceSite(file: "App/Screen.swift", line: 3)
-
-        let created = describer.describe(
-            event(1, .outputCreated(.init(output: 1, kind: .output, valueType: "String", site: site, label: "email"))))
-        let updated = describer.describe(event(2, .updated(output: 1, cause: nil, preview: "\"ada\"")))
-        let bound = describer.describe(
-            event(
-                3,
-                .bound(.init(subscription: 4, output: 1, site: site, target: BinderTarget(type: "Label", identity: 1))))
-        )
-        let released = describer.describe(event(4, .released(output: 1)))
-        let after = describer.describe(event(5, .updated(output: 1, cause: nil, preview: nil)))
-
-        #expect(created == "#1 'email' output of String created at App/Screen.swift:3")
-        #expect(updated == "#1 'email' updated to \"ada\"")
-        #expect(bound == "subscription 4 (Binder to Label) bound to #1 'email' at App/Screen.swift:3")
-        #expect(released == "#1 'email' released")
-        #expect(after == "#1 updated")
+        #expect(built.name == "map → Int at Screen.swift:9", "named as everywhere else (Narrator)")
     }
 
     @Test("a missing trace is a read error")
@@ -127,10 +101,10 @@ struct TraceReportTests {
             #expect(content.summary.contains { $0.label == "events" })
             #expect(report.graphNote == nil)
             #expect(content.graphSVG?.contains("title") == true)
-            let count = try #require(content.timeline.first { $0.name == "count" })
+            let count = try #require(content.timeline.first { $0.name == "'count' (Int)" })
             #expect(count.totalUpdates == 30)
             #expect(content.events.totalCount == content.events.rows.count)
-            #expect(content.events.rows.contains { $0.description.contains("'count' updated") })
+            #expect(content.events.rows.contains { $0.description.contains("update 'count' (Int)") })
         }
     #endif
 }

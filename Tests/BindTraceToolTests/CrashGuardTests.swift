@@ -23,7 +23,7 @@ struct CrashGuardTests {
         process.standardOutput = Pipe()
         try process.run()
         // Keep the trace open and unfinished, so the worker blocks reading it.
-        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        let writer = try #require(writerOnceRead(fifo), "bind-trace never opened the FIFO")
         writer.write(Data(TraceFileWriter().bytes))
 
         let worker = try #require(waitForChild(of: process.processIdentifier))
@@ -80,7 +80,7 @@ struct CrashGuardTests {
         #expect(findings.first?.contains("… (") == true, "\(findings.first?.prefix(400) ?? "")")
     }
 
-    @Test("SIGTERM to bind-trace (a CI timeout) stops the worker too, and the status says so", .timeLimit(.minutes(1)))
+    @Test("SIGTERM to bind-trace (a CI timeout) stops the worker too, and the status says so", .timeLimit(.minutes(2)))
     func terminationIsForwarded() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -92,7 +92,7 @@ struct CrashGuardTests {
         process.standardError = Pipe()
         process.standardOutput = Pipe()
         try process.run()
-        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        let writer = try #require(writerOnceRead(fifo), "bind-trace never opened the FIFO")
         writer.write(Data(TraceFileWriter().bytes))
         let worker = try #require(waitForChild(of: process.processIdentifier))
 
@@ -110,6 +110,20 @@ struct CrashGuardTests {
     }
 
     /// The worker process the tool starts, found through /proc.
+    /// The FIFO opened for writing once a reader has it open, or nil after 20 s: a plain open would
+    /// block forever if bind-trace never opened it.
+    private func writerOnceRead(_ fifo: String) -> FileHandle? {
+        for _ in 0..<1000 {
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
     private func waitForChild(of parent: Int32) -> Int32? {
         for _ in 0..<200 {
             let path = "/proc/\(parent)/task/\(parent)/children"

@@ -104,7 +104,7 @@ struct FindingOutputTests {
         #expect(try Tool.run("leaks", trace.path).status == 0)
         let run = try Tool.run("leaks", "--at-exit", trace.path)
         #expect(run.status == 1)
-        #expect(run.standardOutput.contains("App/Screen.swift:4: warning: leaked-subscription: closure bound to Output → Int at Screen.swift:3 is still bound at exit"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("App/Screen.swift:4: warning: leaked-subscription: closure bound to Output<Int> at Screen.swift:3 is still bound at exit"), "\(run.standardOutput)")
         #expect(!run.standardOutput.contains("leaked-output"), "an Output alive at exit is an app's normal state")
     }
 }

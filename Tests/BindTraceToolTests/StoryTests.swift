@@ -46,7 +46,7 @@ struct StoryTests {
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
         #expect(lines[4].contains("t1  update 'name' (Int)"))
-        #expect(lines[5].contains("t1    update map #2 (Int)   ← via 1 at App/Screen.swift:5"))
+        #expect(lines[5].contains("t1    update map → Int at Screen.swift:5   ← via subscription 1 bound at App/Screen.swift:5"))
         #expect(lines[6].contains("t1  update 'name' (Int)"))
     }
 

@@ -70,21 +70,9 @@ public struct OutputState: Hashable, Sendable {
     /// The sequence number of its release, when ``isReleased``.
     public var releasedAt: UInt64?
 
-    /// `'title' (String)` or `map #12 (Int)`: how findings and replays name an Output.
-    public var displayName: String {
-        Self.displayName(id: id, kind: kind, valueType: valueType, label: label)
-    }
-
-    static func displayName(id: UInt64, kind: OutputKind, valueType: String, label: String?) -> String {
-        if let label { return "'\(Narrator.shortened(label))' (\(Narrator.shortened(valueType)))" }
-        let kindName =
-            switch kind {
-            case .output: "Output"
-            case .relay: "Relay"
-            default: kind.description
-            }
-        return "\(kindName) #\(id) (\(Narrator.shortened(valueType)))"
-    }
+    /// `'title' (String)`, `Relay<Int> at Model.swift:4` or `map → Int at Feed.swift:12`: the
+    /// Output's name in findings and replays (``Narrator``).
+    public var displayName: String { Narrator.name(of: self) }
 }
 
 /// One bound subscription.

@@ -55,10 +55,6 @@ final class OutputNode {
             isPreexisting: isPreexisting, createdAt: createdAt, updateCount: updateCount,
             lastPreview: lastPreview, isReleased: releasedAt != nil, releasedAt: releasedAt)
     }
-
-    var displayName: String {
-        OutputState.displayName(id: id, kind: kind, valueType: valueType, label: label)
-    }
 }
 
 /// A bound subscription inside the replay.

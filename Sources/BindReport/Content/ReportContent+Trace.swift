@@ -182,19 +182,19 @@ extension ReportContent {
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
             var table = EventTable.Builder()
-            var describer = EventDescriber()
+            var narrator = EventNarrator()
             var count: UInt64 = 0
             while let event = try reader.next() {
                 switch event.kind {
                 case .updated(let output, _, let preview), .fired(let output, _, let preview):
-                    rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview))
+                    rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened)))
                 default:
                     break
                 }
                 table.add(
                     EventRow(
                         sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
-                        description: describer.describe(event)))
+                        description: narrator.tell(event).text))
                 count += 1
                 observer?(2, reader, count)
             }
@@ -299,8 +299,8 @@ struct TimelineRowBuilder {
     private var total = 0
 
     init(_ candidate: TimelineCandidates.Candidate, capacity: Int) {
-        let file = candidate.site.file.split(separator: "/").last.map(String.init) ?? candidate.site.file
-        name = candidate.label ?? "\(candidate.kind) #\(candidate.id) (\(file):\(candidate.site.line))"
+        name = Narrator.name(
+            kind: candidate.kind, valueType: candidate.valueType, site: candidate.site, label: candidate.label)
         kind = candidate.kind.description
         sample = StrideSample(capacity: capacity)
     }
@@ -311,59 +311,4 @@ struct TimelineRowBuilder {
     }
 
     var row: TimelineRow { TimelineRow(name: name, kind: kind, updates: sample.elements, totalUpdates: total) }
-}
-
-/// One line of words per event for the report's table. Remembers the labels of live Outputs only.
-struct EventDescriber {
-    private var labels: [UInt64: String] = [:]
-
-    mutating func describe(_ event: TraceEvent) -> String {
-        switch event.kind {
-        case .outputCreated(let creation):
-            if let label = creation.label { labels[creation.output] = label }
-            let preexisting = creation.preexisting ? " (before the recording)" : ""
-            return
-                "\(name(creation.output)) \(creation.kind) of \(creation.valueType) created at \(creation.site)\(preexisting)"
-        case .edge(let source, let derived, let operation):
-            return "\(name(derived)) = \(operation)(\(name(source)))"
-        case .innerSwitch(let flatMap, let inner):
-            return "flatMap \(name(flatMap)) now forwards \(name(inner))"
-        case .bound(let binding):
-            let what =
-                binding.isInternal ? "operator" : binding.target.map { "Binder to \($0.type)" } ?? "closure"
-            return "subscription \(binding.subscription) (\(what)) bound to \(name(binding.output)) at \(binding.site)"
-        case .updated(let output, _, let preview):
-            return "\(name(output)) updated" + (preview.map { " to " + Self.shown($0) } ?? "")
-        case .fired(let output, _, let preview):
-            return "\(name(output)) fired" + (preview.map { " with " + Self.shown($0) } ?? "")
-        case .unbound(let subscription, let reason, _):
-            return "subscription \(subscription) unbound (\(reason))"
-        case .dangling(let subscription):
-            return "subscription \(subscription) delivered to a Binder whose target is gone"
-        case .released(let output):
-            let text = "\(name(output)) released"
-            labels[output] = nil
-            return text
-        case .scopeBegan(let id, _, let scopeName, let site):
-            return "scope '\(scopeName)' (#\(id)) began at \(site)"
-        case .scopeEnded(let id):
-            return "scope #\(id) ended"
-        case .mark(let markName, _):
-            return "mark: \(markName)"
-        case .labeled(let output, let label):
-            labels[output] = label
-            return "#\(output) labelled '\(label)'"
-        case .subscriptionContained(let subscription, let container):
-            return "subscription \(subscription) added to container #\(container)"
-        case .handleReleased(let subscription):
-            return "the handle of subscription \(subscription) was released while still bound"
-        }
-    }
-
-    /// A value preview; an empty one (an empty string) would read as nothing at all.
-    private static func shown(_ preview: String) -> String { preview.isEmpty ? "\"\" (empty)" : preview }
-
-    private func name(_ id: UInt64) -> String {
-        labels[id].map { "#\(id) '\($0)'" } ?? "#\(id)"
-    }
 }
