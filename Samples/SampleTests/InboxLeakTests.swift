@@ -1,6 +1,6 @@
 import Bind
-import Foundation
 import BindTesting
+import Foundation
 import Testing
 
 @testable import SignInSample
@@ -24,8 +24,9 @@ struct InboxLeakTests {
         inbox.close()
     }
 
-    @Test("the fixed inbox left on screen when the test ends: each cell's current bindings are meant to stay",
-          .bindingLeakCheck)
+    @Test(
+        "the fixed inbox left on screen when the test ends: each cell's current bindings are meant to stay",
+        .bindingLeakCheck)
     func fixedInboxLeftOnScreen() {
         let inbox = InboxScreen(messages: messages(), unbindsOnReuse: true)
         inbox.reloadData()
@@ -34,8 +35,9 @@ struct InboxLeakTests {
         #expect(inbox.table.cells.allSatisfy { $0.bag.count == 3 })
     }
 
-    @Test("cells reused without unbinding are reported at the bind in configure(_:with:)",
-          .enabled(if: BindTrace.isEnabled))
+    @Test(
+        "cells reused without unbinding are reported at the bind in configure(_:with:)",
+        .enabled(if: BindTrace.isEnabled))
     func leakyInboxIsReported() async throws {
         // A known issue until InboxScreen unbinds on reuse: the check reports a duplicate
         // binding on each line of `InboxScreen.configure` that binds to the cell, the title first.

@@ -55,7 +55,8 @@ final class SignInViewModel {
             .ignoringDuplicates()
             .labeled("isValid")
         let credentials = Output.combine(normalizedEmail, password).labeled("credentials")
-        session = signInTapped
+        session =
+            signInTapped
             .map { credentials.value ?? ("", "") }
             .flatMap { email, password in auth.signIn(email: email, password: password) }
             .labeled("session")

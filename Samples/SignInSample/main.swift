@@ -51,7 +51,9 @@ BindTrace.scope("inbox screen") {
     inbox.reloadData()
     messages[0].title.update(withValue: "Welcome to Bind (edited)")
     let cell = inbox.table.dequeueCell(for: 0).cell
-    log("inbox: cell \(cell.number) shows \"\(cell.titleLabel.text)\" \(cell.detailLabel.text) — rows 0 and 3 both write to it")
+    log(
+        "inbox: cell \(cell.number) shows \"\(cell.titleLabel.text)\" \(cell.detailLabel.text) — rows 0 and 3 both write to it"
+    )
     inbox.close()
 }
 
@@ -60,8 +62,9 @@ BindTrace.scope("inbox screen, fixed") {
     inbox.reloadData()
     inbox.reloadData()
     let cell = inbox.table.dequeueCell(for: 0).cell
-    log("inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings"
-        + " after \(inbox.reloadCount.value ?? 0) reloads")
+    log(
+        "inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings"
+            + " after \(inbox.reloadCount.value ?? 0) reloads")
     inbox.close()
 }
 

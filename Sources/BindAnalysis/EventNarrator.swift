@@ -99,14 +99,16 @@ package struct EventNarrator {
         case .released(let output):
             return Line(text: "release \(name(output))", outputs: [output], sites: site(of: output))
         case .scopeBegan(let id, _, let scopeName, let site):
-            return Line(text: "begin scope '\(Narrator.shortened(scopeName))' (#\(id)) at \(site)", outputs: [], sites: [site])
+            return Line(
+                text: "begin scope '\(Narrator.shortened(scopeName))' (#\(id)) at \(site)", outputs: [], sites: [site])
         case .scopeEnded(let id):
             return Line(text: "end scope \(scopeName(id))", outputs: [], sites: [])
         case .mark(let markName, _):
             return Line(text: "mark '\(Narrator.shortened(markName))'", outputs: [], sites: [])
         case .labeled(let output, let label):
             return Line(
-                text: "label \(name(output)) '\(Narrator.shortened(label))'", outputs: [output], sites: site(of: output))
+                text: "label \(name(output)) '\(Narrator.shortened(label))'", outputs: [output], sites: site(of: output)
+            )
         case .subscriptionContained(let subscription, let container):
             return Line(text: "add subscription \(subscription) to container #\(container)", outputs: [], sites: [])
         case .handleReleased(let subscription):

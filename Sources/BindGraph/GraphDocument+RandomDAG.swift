@@ -8,7 +8,9 @@ extension GraphDocument {
     ///
     /// - Complexity: O(nodes + edges).
     /// - Note: a benchmark and test hook, not API: `@_spi(Benchmarks) import BindGraph`.
-    @_spi(Benchmarks) public static func randomDAG(nodes count: Int, edgesPerNode: Double = 1.5, seed: UInt64 = 1) -> GraphDocument {
+    @_spi(Benchmarks) public static func randomDAG(nodes count: Int, edgesPerNode: Double = 1.5, seed: UInt64 = 1)
+        -> GraphDocument
+    {
         var random = SplitMix64(seed: seed)
         let count = max(count, 0)
         var document = GraphDocument(title: "Random DAG: \(count) nodes")

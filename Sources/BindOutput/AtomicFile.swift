@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Why a file or directory could not be written: the path and the system's reason.

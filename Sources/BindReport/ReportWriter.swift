@@ -67,7 +67,9 @@ public struct ReportOptions: Hashable, Sendable {
         self.init(limits: ReportLimits(), sources: sources, toolVersion: toolVersion)
     }
 
-    package init(limits: ReportLimits, sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil) {
+    package init(
+        limits: ReportLimits, sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil
+    ) {
         self.limits = limits
         self.sources = sources
         self.toolVersion = toolVersion
@@ -85,7 +87,8 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
         case .write:
             // Name the file as the user will find it, not the temporary directory it was written in.
             let name = failure.path.split(separator: "/").last.map(String.init) ?? failure.path
-            self = .cannotWrite(path: (directory.hasSuffix("/") ? directory : directory + "/") + name, reason: failure.reason)
+            self = .cannotWrite(
+                path: (directory.hasSuffix("/") ? directory : directory + "/") + name, reason: failure.reason)
         }
     }
 

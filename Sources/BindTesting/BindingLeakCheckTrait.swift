@@ -58,7 +58,8 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record("Binding leak check could not read its own trace: \(error)", sourceLocation: anchor)
         }
         for finding in outcome.findings {
-            Issue.record(Comment(rawValue: LeakCheck.describe(finding)), sourceLocation: location(of: finding, near: anchor))
+            Issue.record(
+                Comment(rawValue: LeakCheck.describe(finding)), sourceLocation: location(of: finding, near: anchor))
         }
     }
 

@@ -1,6 +1,6 @@
+import Bind
 import BindAnalysis
 import BindTraceModel
-import Bind
 
 #if canImport(Glibc)
 import Glibc

@@ -205,7 +205,8 @@ extension TraceRecord {
 extension EventRecord {
     func encodeFields(into record: inout RecordWriter) {
         switch self {
-        case .outputCreated(let output, let kind, let valueType, let file, let line, let label, let scope,
+        case .outputCreated(
+            let output, let kind, let valueType, let file, let line, let label, let scope,
             let preexisting, let cause):
             record.varint(output)
             record.varint(UInt64(kind.rawValue))
@@ -325,7 +326,8 @@ extension TraceRecord {
     {
         switch tag {
         case .clock:
-            return .clock(ticks: try payload.varint(), nanoseconds: try payload.varint(), ticksPerSecond: try payload.varint())
+            return .clock(
+                ticks: try payload.varint(), nanoseconds: try payload.varint(), ticksPerSecond: try payload.varint())
         case .string:
             let id = try payload.varint()
             return .string(id: id, utf8: payload.remainingBytes())
@@ -354,7 +356,8 @@ extension EventRecord {
                 file: try payload.varint(), line: try payload.varint(), label: try payload.varint(),
                 scope: try payload.varint(), preexisting: try payload.varint() != 0, cause: try payload.cause())
         case .edge:
-            return .edge(source: try payload.varint(), derived: try payload.varint(), operation: try payload.outputKind())
+            return .edge(
+                source: try payload.varint(), derived: try payload.varint(), operation: try payload.outputKind())
         case .innerSwitch:
             return .innerSwitch(flatMap: try payload.varint(), inner: try payload.varint())
         case .bound:

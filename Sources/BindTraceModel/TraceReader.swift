@@ -199,7 +199,8 @@ public final class TraceReader {
         position = payloadStart + length
         guard let tag = TraceFormat.Tag(rawValue: tagByte) else {
             if skippedTags.insert(tagByte).inserted {
-                warnings.append(TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(tagByte)"))
+                warnings.append(
+                    TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(tagByte)"))
             }
             return nil
         }
@@ -264,7 +265,8 @@ public final class TraceReader {
     /// The event with its strings looked up and its cause made absolute.
     private func kind(of event: EventRecord, at offset: Int) throws(TraceReadError) -> TraceEvent.Kind {
         switch event {
-        case .outputCreated(let output, let kind, let valueType, let file, let line, let label, let scope,
+        case .outputCreated(
+            let output, let kind, let valueType, let file, let line, let label, let scope,
             let preexisting, let cause):
             return .outputCreated(
                 TraceEvent.OutputCreation(
@@ -285,9 +287,11 @@ public final class TraceReader {
                     },
                     scope: scope, preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: resolve(cause)))
         case .update(let output, let cause, let preview):
-            return .updated(output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
+            return .updated(
+                output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
         case .fire(let output, let cause, let preview):
-            return .fired(output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
+            return .fired(
+                output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
         case .unbound(let subscription, let reason, let cause):
             return .unbound(subscription: subscription, reason: reason, cause: resolve(cause))
         case .dangling(let subscription):
@@ -354,7 +358,8 @@ public final class TraceReader {
         warnings.append(
             TraceWarning(
                 offset: offset,
-                message: "trace is cut short: the last \(total - offset) bytes hold an incomplete record and were ignored"
+                message:
+                    "trace is cut short: the last \(total - offset) bytes hold an incomplete record and were ignored"
             ))
         finished = true
         isComplete = false

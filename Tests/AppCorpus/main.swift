@@ -1,9 +1,9 @@
 import Bind
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 // The app-shaped corpus as a program: `AppCorpus <Program> buggy|clean` runs one program once, as an

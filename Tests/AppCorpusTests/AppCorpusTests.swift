@@ -1,45 +1,45 @@
 #if Tracing
-    import Bind
-    import BindAnalysis
-    import Testing
+import Bind
+import BindAnalysis
+import Testing
 
-    @testable import AppCorpus
+@testable import AppCorpus
 
-    /// App-shaped programs recorded by the instrumented build and judged by the analysis: the planted
-    /// bugs at exactly the marked lines, and nothing at all from each program's clean twin.
-    @Suite("the app-shaped corpus")
-    struct AppCorpusTests {
-        static let programs = CorpusPrograms.all
+/// App-shaped programs recorded by the instrumented build and judged by the analysis: the planted
+/// bugs at exactly the marked lines, and nothing at all from each program's clean twin.
+@Suite("the app-shaped corpus")
+struct AppCorpusTests {
+    static let programs = CorpusPrograms.all
 
-        @Test("each planted bug is one finding at its marked line", arguments: programs.map { ProgramCase($0) })
-        func plantedBugs(_ program: ProgramCase) async throws {
-            let (sites, findings, recordsHandles) = try await Corpus.findings(of: program.type, buggy: true)
-            let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
-            #expect(try !Corpus.expectations(in: program.type.sourcePath, recordsHandles: true).isEmpty)
-            #expect(sites == expected, "findings: \(findings.map(\.compilerStyle))")
-        }
-
-        @Test("the clean twin of every program has no finding", arguments: programs.map { ProgramCase($0) })
-        func cleanTwins(_ program: ProgramCase) async throws {
-            let (sites, findings, _) = try await Corpus.findings(of: program.type, buggy: false)
-            #expect(sites.isEmpty, "findings: \(findings.map(\.compilerStyle))")
-        }
-
-        @Test("no message names an Output by a bare id", arguments: programs.map { ProgramCase($0) })
-        func messagesNameWhatTheUserWrote(_ program: ProgramCase) async throws {
-            let (_, findings, _) = try await Corpus.findings(of: program.type, buggy: true)
-            for finding in findings {
-                #expect(
-                    finding.message.range(of: #"Output #\d"#, options: .regularExpression) == nil, "\(finding.message)")
-                #expect(!finding.message.contains("#\(finding.outputs.first ?? 0) ("), "\(finding.message)")
-            }
-        }
+    @Test("each planted bug is one finding at its marked line", arguments: programs.map { ProgramCase($0) })
+    func plantedBugs(_ program: ProgramCase) async throws {
+        let (sites, findings, recordsHandles) = try await Corpus.findings(of: program.type, buggy: true)
+        let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
+        #expect(try !Corpus.expectations(in: program.type.sourcePath, recordsHandles: true).isEmpty)
+        #expect(sites == expected, "findings: \(findings.map(\.compilerStyle))")
     }
 
-    /// A program as a test argument, named after the program.
-    struct ProgramCase: CustomTestStringConvertible, Sendable {
-        let type: any CorpusProgram.Type
-        init(_ type: any CorpusProgram.Type) { self.type = type }
-        var testDescription: String { "\(type)" }
+    @Test("the clean twin of every program has no finding", arguments: programs.map { ProgramCase($0) })
+    func cleanTwins(_ program: ProgramCase) async throws {
+        let (sites, findings, _) = try await Corpus.findings(of: program.type, buggy: false)
+        #expect(sites.isEmpty, "findings: \(findings.map(\.compilerStyle))")
     }
+
+    @Test("no message names an Output by a bare id", arguments: programs.map { ProgramCase($0) })
+    func messagesNameWhatTheUserWrote(_ program: ProgramCase) async throws {
+        let (_, findings, _) = try await Corpus.findings(of: program.type, buggy: true)
+        for finding in findings {
+            #expect(
+                finding.message.range(of: #"Output #\d"#, options: .regularExpression) == nil, "\(finding.message)")
+            #expect(!finding.message.contains("#\(finding.outputs.first ?? 0) ("), "\(finding.message)")
+        }
+    }
+}
+
+/// A program as a test argument, named after the program.
+struct ProgramCase: CustomTestStringConvertible, Sendable {
+    let type: any CorpusProgram.Type
+    init(_ type: any CorpusProgram.Type) { self.type = type }
+    var testDescription: String { "\(type)" }
+}
 #endif

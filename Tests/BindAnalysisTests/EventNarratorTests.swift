@@ -44,14 +44,18 @@ struct EventNarratorTests {
                 3,
                 .bound(
                     .init(
-                        subscription: 4, output: 1, site: bindSite, target: BinderTarget(type: "UIKit.UILabel", identity: 1),
+                        subscription: 4, output: 1, site: bindSite,
+                        target: BinderTarget(type: "UIKit.UILabel", identity: 1),
                         scope: 9))))
         let caused = narrator.tell(
             event(4, .updated(output: 1, cause: TraceCause(subscription: 4, event: 3), preview: nil)))
         let unbound = narrator.tell(event(5, .unbound(subscription: 4, reason: .unbind, cause: nil)))
         let ended = narrator.tell(event(6, .scopeEnded(id: 9)))
 
-        #expect(bound.text == "bind subscription 4 (Binder to UILabel) to 'count' (Int) at App/View.swift:20 in scope 'cell 0' (#9)")
+        #expect(
+            bound.text
+                == "bind subscription 4 (Binder to UILabel) to 'count' (Int) at App/View.swift:20 in scope 'cell 0' (#9)"
+        )
         #expect(caused.via == "via subscription 4 bound at App/View.swift:20")
         #expect(caused.sites == [site, bindSite])
         #expect(unbound.text.hasPrefix("unbind subscription 4 from 'count' (Int)"))

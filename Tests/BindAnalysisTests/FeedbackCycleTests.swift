@@ -37,7 +37,8 @@ struct FeedbackCycleTests {
 
         let recording = BindTrace.capture {
             let text = Output<String>(value: "")
-            bindLine = #line; let subscription = text.bind { if $0.count > 3 { text.update(withValue: String($0.prefix(3))) } }
+            bindLine = #line;
+            let subscription = text.bind { if $0.count > 3 { text.update(withValue: String($0.prefix(3))) } }
             text.update(withValue: "Grace")
             subscription.unsubscribe()
         }

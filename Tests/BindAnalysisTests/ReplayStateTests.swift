@@ -1,7 +1,8 @@
 import Bind
-@testable import BindAnalysis
 import BindTraceModel
 import Testing
+
+@testable import BindAnalysis
 
 @Suite("Replay: the graph at every moment")
 struct ReplayStateTests {

@@ -7,7 +7,9 @@ import Testing
 
 /// Opens a real report in headless Chromium: the script runs under the page's CSP, the graph and
 /// tables render, and the browser logs no policy violation.
-@Suite("index.html in a real browser", .enabled(if: Browser.path != nil, "chromium is not installed: apt-get install -y chromium"))
+@Suite(
+    "index.html in a real browser",
+    .enabled(if: Browser.path != nil, "chromium is not installed: apt-get install -y chromium"))
 struct BrowserTests {
     @Test("the script runs under the CSP, and the findings, graph and event table render")
     func rendersInChromium() throws {
@@ -49,10 +51,11 @@ enum Browser {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path!)
         let profile = NSTemporaryDirectory() + "bind-report-chromium-" + UUID().uuidString
-        process.arguments = [
-            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
-            "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000",
-        ] + arguments
+        process.arguments =
+            [
+                "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
+                "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000",
+            ] + arguments
         let output = Pipe()
         let log = Pipe()
         process.standardOutput = output

@@ -57,12 +57,18 @@ enum Fixtures {
         content.timeline = [
             TimelineRow(
                 name: Hostile.script, kind: "output",
-                updates: [.init(time: 10, sequence: 2, preview: Hostile.handler), .init(time: 90, sequence: 5, preview: Hostile.url)])
+                updates: [
+                    .init(time: 10, sequence: 2, preview: Hostile.handler),
+                    .init(time: 90, sequence: 5, preview: Hostile.url),
+                ])
         ]
-        content.events = EventTable(rows: (1...6).map { index in
-            EventRow(sequence: UInt64(index), time: UInt64(index * 10), thread: 1, kind: index % 2 == 0 ? "updated" : "bound",
-                     description: Hostile.all[index % Hostile.all.count])
-        })
+        content.events = EventTable(
+            rows: (1...6).map { index in
+                EventRow(
+                    sequence: UInt64(index), time: UInt64(index * 10), thread: 1,
+                    kind: index % 2 == 0 ? "updated" : "bound",
+                    description: Hostile.all[index % Hostile.all.count])
+            })
         return content
     }
 

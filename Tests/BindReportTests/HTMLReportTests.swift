@@ -61,7 +61,8 @@ struct HTMLReportTests {
 
     @Test("findings show kind, site, related sites and the kind's explanation")
     func findingsAreShown() {
-        let plain = ReportWriter.html(ReportContent(title: "t", traceFile: "f", findings: [Fixtures.finding(.duplicateBinding)]))
+        let plain = ReportWriter.html(
+            ReportContent(title: "t", traceFile: "f", findings: [Fixtures.finding(.duplicateBinding)]))
         #expect(plain.contains("duplicate-binding"))
         #expect(plain.contains("App/Cell.swift:42"))
         #expect(plain.contains("App/Model.swift:7"))
@@ -88,7 +89,10 @@ struct HTMLReportTests {
             <text x="1">ok &lt; fine</text></a><a xlink:href="#node1"><circle r="2"/></a></g></svg>
             """
         let clean = SVGCleaner.clean(dirty)
-        #expect(clean == "<svg><g><a><text x=\"1\">ok &lt; fine</text></a><a xlink:href=\"#node1\"><circle r=\"2\"/></a></g></svg>")
+        #expect(
+            clean
+                == "<svg><g><a><text x=\"1\">ok &lt; fine</text></a><a xlink:href=\"#node1\"><circle r=\"2\"/></a></g></svg>"
+        )
     }
 
     @Test("an attribute value that never closes does not let the rest of the document through uncleaned")

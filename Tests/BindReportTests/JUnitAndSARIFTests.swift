@@ -13,7 +13,10 @@ import FoundationXML
 struct JUnitAndSARIFTests {
     let content: ReportContent = {
         var content = Fixtures.hostileContent()
-        content.findings += [Fixtures.finding(.leakedSubscription, "App/List.swift", 9), Fixtures.finding(.feedbackCycle, "App/VM.swift", 30)]
+        content.findings += [
+            Fixtures.finding(.leakedSubscription, "App/List.swift", 9),
+            Fixtures.finding(.feedbackCycle, "App/VM.swift", 30),
+        ]
         return content
     }()
 
@@ -32,7 +35,9 @@ struct JUnitAndSARIFTests {
         #expect(cases.count == 2)
         let hostile = try #require(cases.first)
         let failure = try #require(hostile.elements(forName: "failure").first)
-        #expect(failure.attribute(forName: "message")?.stringValue == "subscription to '\(Hostile.script)' \(Hostile.handler)")
+        #expect(
+            failure.attribute(forName: "message")?.stringValue
+                == "subscription to '\(Hostile.script)' \(Hostile.handler)")
         #expect(hostile.attribute(forName: "line")?.stringValue == "3")
         let clean = try #require(suites.first { $0.attribute(forName: "name")?.stringValue == "dangling-binder" })
         #expect(clean.elements(forName: "testcase").count == 1)
@@ -57,8 +62,11 @@ struct JUnitAndSARIFTests {
         #expect(results.count == 4)
         #expect(results.map { $0["level"] as? String } == ["warning", "error", "warning", "error"])
         let first = results[0]
-        #expect((first["message"] as? [String: Any])?["text"] as? String == "subscription to '\(Hostile.script)' \(Hostile.handler)")
-        let physical = try #require(((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+        #expect(
+            (first["message"] as? [String: Any])?["text"] as? String
+                == "subscription to '\(Hostile.script)' \(Hostile.handler)")
+        let physical = try #require(
+            ((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
         let artifact = try #require(physical["artifactLocation"] as? [String: Any])
         #expect(artifact["uri"] as? String == "Apps/Main/javascript%3Aalert%283%29.swift")
         #expect(artifact["uriBaseId"] as? String == "SRCROOT")

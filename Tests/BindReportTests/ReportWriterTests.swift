@@ -33,7 +33,9 @@ struct ReportWriterTests {
     func foreignDirectory() throws {
         let directory = try Fixtures.temporaryDirectory()
         #expect(FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("mine".utf8)))
-        #expect(throws: ReportWriteError.self) { try ReportWriter.write(ReportContent(title: "t", traceFile: "t"), to: directory) }
+        #expect(throws: ReportWriteError.self) {
+            try ReportWriter.write(ReportContent(title: "t", traceFile: "t"), to: directory)
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.txt"])
     }
 
@@ -41,7 +43,9 @@ struct ReportWriterTests {
     func unwritableDirectory() throws {
         let file = try Fixtures.temporaryDirectory() + "/plain-file"
         #expect(FileManager.default.createFile(atPath: file, contents: Data()))
-        #expect(throws: ReportWriteError.self) { try ReportWriter.write(ReportContent(title: "t", traceFile: "t"), to: file + "/report") }
+        #expect(throws: ReportWriteError.self) {
+            try ReportWriter.write(ReportContent(title: "t", traceFile: "t"), to: file + "/report")
+        }
     }
 }
 
@@ -51,7 +55,10 @@ struct BigTraceTests {
     func millionEventsThroughTheBuilder() throws {
         var builder = EventTable.Builder()
         for sequence in 1...1_000_000 {
-            builder.add(EventRow(sequence: UInt64(sequence), time: UInt64(sequence) * 100, thread: 1, kind: "updated", description: "u"))
+            builder.add(
+                EventRow(
+                    sequence: UInt64(sequence), time: UInt64(sequence) * 100, thread: 1, kind: "updated",
+                    description: "u"))
         }
         let table = builder.table
         #expect(table.totalCount == 1_000_000)
@@ -67,7 +74,9 @@ struct BigTraceTests {
 
     @Test("a content holding a million rows is cut to the row cap, and the page says how")
     func millionRowsAreCapped() {
-        let rows = (1...1_000_000).map { EventRow(sequence: UInt64($0), time: UInt64($0), thread: 1, kind: "bound", description: "b") }
+        let rows = (1...1_000_000).map {
+            EventRow(sequence: UInt64($0), time: UInt64($0), thread: 1, kind: "bound", description: "b")
+        }
         let content = ReportContent(title: "big", traceFile: "big.trace", events: EventTable(rows: rows))
         let limits = ReportLimits()
         let html = ReportWriter.html(content, options: ReportOptions(limits: limits))

@@ -6,7 +6,7 @@ import Testing
 @testable import BindReport
 
 #if Tracing
-    import Bind
+import Bind
 #endif
 
 @Suite("Reading a trace into a report (ReportContent.build(fromTrace:))")
@@ -73,38 +73,38 @@ struct TraceReportTests {
     }
 
     #if Tracing
-        @Test("a recorded trace: summary, findings, graph, timeline and events in one content")
-        func recorded() throws {
-            // Given a capture with a leaked subscription, saved to a file
-            let title = Output<String>(value: "Ada").labeled("title")
-            let recording = try #require(
-                BindTrace.capture("report test") {
-                    BindTrace.scope("cell") { _ = title.bind { _ in } }
-                    let count = Output<Int>(value: 0).labeled("count")
-                    let doubled = count.map { $0 * 2 }
-                    let bag = SubscriptionContainer()
-                    doubled.bind { _ in }.add(to: bag)
-                    for value in 1...30 { count.update(withValue: value) }
-                    bag.unsubscribe()
-                })
-            let path = NSTemporaryDirectory() + "report-\(UUID().uuidString).trace"
-            try Data(recording.bytes).write(to: URL(fileURLWithPath: path))
-            defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test("a recorded trace: summary, findings, graph, timeline and events in one content")
+    func recorded() throws {
+        // Given a capture with a leaked subscription, saved to a file
+        let title = Output<String>(value: "Ada").labeled("title")
+        let recording = try #require(
+            BindTrace.capture("report test") {
+                BindTrace.scope("cell") { _ = title.bind { _ in } }
+                let count = Output<Int>(value: 0).labeled("count")
+                let doubled = count.map { $0 * 2 }
+                let bag = SubscriptionContainer()
+                doubled.bind { _ in }.add(to: bag)
+                for value in 1...30 { count.update(withValue: value) }
+                bag.unsubscribe()
+            })
+        let path = NSTemporaryDirectory() + "report-\(UUID().uuidString).trace"
+        try Data(recording.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
 
-            // When it is read into a report
-            let report = try ReportContent.build(
-                fromTrace: path, options: TraceReportOptions(analysis: AnalysisOptions(focusScope: recording.scope)))
+        // When it is read into a report
+        let report = try ReportContent.build(
+            fromTrace: path, options: TraceReportOptions(analysis: AnalysisOptions(focusScope: recording.scope)))
 
-            // Then
-            let content = report.content
-            #expect(content.findings.map(\.kind) == [.leakedSubscription])
-            #expect(content.summary.contains { $0.label == "events" })
-            #expect(report.graphNote == nil)
-            #expect(content.graphSVG?.contains("title") == true)
-            let count = try #require(content.timeline.first { $0.name == "'count' (Int)" })
-            #expect(count.totalUpdates == 30)
-            #expect(content.events.totalCount == content.events.rows.count)
-            #expect(content.events.rows.contains { $0.description.contains("update 'count' (Int)") })
-        }
+        // Then
+        let content = report.content
+        #expect(content.findings.map(\.kind) == [.leakedSubscription])
+        #expect(content.summary.contains { $0.label == "events" })
+        #expect(report.graphNote == nil)
+        #expect(content.graphSVG?.contains("title") == true)
+        let count = try #require(content.timeline.first { $0.name == "'count' (Int)" })
+        #expect(count.totalUpdates == 30)
+        #expect(content.events.totalCount == content.events.rows.count)
+        #expect(content.events.rows.contains { $0.description.contains("update 'count' (Int)") })
+    }
     #endif
 }

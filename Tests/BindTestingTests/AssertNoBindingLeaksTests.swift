@@ -8,7 +8,9 @@ final class AssertNoBindingLeaksTests: XCTestCase {
     private var captured: [(description: String, path: String, line: Int)] = []
     private var capturing = false
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         if capturing {
             captured.append((description, filePath, lineNumber))
         } else {
@@ -42,7 +44,8 @@ final class AssertNoBindingLeaksTests: XCTestCase {
 
     func testAcceptedFindingIsNotReported() throws {
         try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
-        let accepted = AcceptedFinding(kind: .leakedSubscription, file: "BindTestingTests/Fixtures.swift", line: plantedLeakLine)
+        let accepted = AcceptedFinding(
+            kind: .leakedSubscription, file: "BindTestingTests/Fixtures.swift", line: plantedLeakLine)
         let found = failures { assertNoBindingLeaks(accepting: [accepted]) { bindAndForget(to: NameLabel()) } }
         XCTAssertTrue(found.isEmpty, "\(found)")
     }

@@ -1,6 +1,6 @@
+import Bind
 import BindAnalysis
 import Foundation
-import Bind
 import Testing
 
 @testable import BindTesting
@@ -31,10 +31,13 @@ struct BindingLeakCheckTraitTests {
 
     @Test("accepted findings are not reported, by site with or without a line")
     func acceptedFindingsAreNotReported() async throws {
-        let byLine = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift:\(plantedLeakLine)")
+        let byLine = AcceptedFinding(
+            kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift:\(plantedLeakLine)")
         let byFile = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift")
         for accepted in [byLine, byFile] {
-            let found = try await issues(of: .bindingLeakCheck(accepting: [accepted])) { bindAndForget(to: NameLabel()) }
+            let found = try await issues(of: .bindingLeakCheck(accepting: [accepted])) {
+                bindAndForget(to: NameLabel())
+            }
             #expect(found.isEmpty, "\(accepted) should accept: \(found.map(\.text))")
         }
     }

@@ -22,7 +22,10 @@ struct BinderTests {
         do {
             let label = Label()
             weakLabel = label
-            count.bind(to: Binder(label) { label, value in label.count = value; calls += 1 })
+            count.bind(
+                to: Binder(label) { label, value in
+                    label.count = value; calls += 1
+                })
         }
         let (others, _) = count.recorded()
         // When the label is gone and the Output updates

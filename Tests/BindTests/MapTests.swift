@@ -17,7 +17,9 @@ struct MapTests {
     func mapTransformsOncePerValue() {
         let count = Output<Int>()
         let calls = Recorder<Int>()
-        let mapped = count.map { value in calls.record(value); return value }
+        let mapped = count.map { value in
+            calls.record(value); return value
+        }
         mapped.bind { _ in }
         mapped.bind { _ in }
 

@@ -22,7 +22,9 @@ struct ReduceTests {
         final class Digits { var text = "" }
         let numbers = Output<Int>()
         let reduce: (Digits, @escaping (Digits, Int) -> Digits) -> Output<Digits> = numbers.reduce
-        let reduced = reduce(Digits()) { digits, number in digits.text += "\(number)"; return digits }
+        let reduced = reduce(Digits()) { digits, number in
+            digits.text += "\(number)"; return digits
+        }
 
         for value in 1...5 { numbers.update(withValue: value) }
 

@@ -103,7 +103,8 @@ extension TraceFileTests {
 
         @Test(
             "a forked child records to its own file and the parent's trace stays whole",
-            .disabled(if: Sanitizer.thread, "ThreadSanitizer kills a child that starts a thread after a multi-threaded fork"))
+            .disabled(
+                if: Sanitizer.thread, "ThreadSanitizer kills a child that starts a thread after a multi-threaded fork"))
         func forkedChild() throws {
             let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -112,7 +113,8 @@ extension TraceFileTests {
             waitOrKill(process)
             #expect(process.terminationStatus == 0)
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let child = try #require(said.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+            let child = try #require(
+                said.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
             let parent = try TraceReader(path: path)
             let parentEvents = try parent.readAll()
             #expect(parent.gaps.isEmpty)
@@ -122,7 +124,8 @@ extension TraceFileTests {
             let childEvents = try childTrace.readAll()
             #expect(childTrace.gaps.isEmpty)
             #expect(updates(labelled: "child", in: childEvents) == 500)
-            #expect(updates(labelled: "counter", in: childEvents) == 0, "the parent's buffered events stay the parent's")
+            #expect(
+                updates(labelled: "counter", in: childEvents) == 0, "the parent's buffered events stay the parent's")
         }
 
         @Test("two processes given one path each write a whole trace of their own")

@@ -23,33 +23,33 @@ struct RealTraceTruncationTests {
     }
 
     #if Tracing
-        @Test("a captured sign-in workload cut at every byte (or a dense sample) keeps exactly its whole events")
-        func capturedWorkload() throws {
-            let recording = try #require(BindTrace.capture("truncation workload") { SignInWorkload.run() })
-            let sweep = try TruncationSweep(recording.bytes, name: "capture")
-            // The workload's own events are in the capture (other tests may add theirs).
-            let own = try ownEvents(of: recording)
-            #expect(own.contains { if case .innerSwitch = $0.kind { true } else { false } })
-            #expect(own.contains { if case .edge(_, _, .combine) = $0.kind { true } else { false } })
-            #expect(own.contains { if case .fired = $0.kind { true } else { false } })
-            #expect(own.contains { if case .unbound(_, .container, _) = $0.kind { true } else { false } })
-            #expect(own.contains { $0.kind == .mark(name: "signed in", scope: recording.scope) })
-            try sweep.run(cuts: sweep.denseCuts(budget: 48 << 20))
-        }
+    @Test("a captured sign-in workload cut at every byte (or a dense sample) keeps exactly its whole events")
+    func capturedWorkload() throws {
+        let recording = try #require(BindTrace.capture("truncation workload") { SignInWorkload.run() })
+        let sweep = try TruncationSweep(recording.bytes, name: "capture")
+        // The workload's own events are in the capture (other tests may add theirs).
+        let own = try ownEvents(of: recording)
+        #expect(own.contains { if case .innerSwitch = $0.kind { true } else { false } })
+        #expect(own.contains { if case .edge(_, _, .combine) = $0.kind { true } else { false } })
+        #expect(own.contains { if case .fired = $0.kind { true } else { false } })
+        #expect(own.contains { if case .unbound(_, .container, _) = $0.kind { true } else { false } })
+        #expect(own.contains { $0.kind == .mark(name: "signed in", scope: recording.scope) })
+        try sweep.run(cuts: sweep.denseCuts(budget: 48 << 20))
+    }
 
-        @Test("a trace recorded to a file and cut keeps its whole events, read from the file")
-        func fileCuts() throws {
-            let recording = try #require(BindTrace.capture("truncation file") { SignInWorkload.run() })
-            let sweep = try TruncationSweep(recording.bytes, name: "capture file")
-            // Reading from a file costs a 1 MiB buffer each: a few cuts, inside records and on boundaries.
-            let boundary = sweep.recordEnds[sweep.recordEnds.count / 2]
-            for cut in [16, 17, boundary - 1, boundary, boundary + 1, recording.bytes.count - 1] {
-                let path = temporaryTracePath()
-                defer { try? FileManager.default.removeItem(atPath: path) }
-                try Data(recording.bytes.prefix(cut)).write(to: URL(fileURLWithPath: path))
-                try sweep.check(cut: cut, reader: TraceReader(path: path))
-            }
+    @Test("a trace recorded to a file and cut keeps its whole events, read from the file")
+    func fileCuts() throws {
+        let recording = try #require(BindTrace.capture("truncation file") { SignInWorkload.run() })
+        let sweep = try TruncationSweep(recording.bytes, name: "capture file")
+        // Reading from a file costs a 1 MiB buffer each: a few cuts, inside records and on boundaries.
+        let boundary = sweep.recordEnds[sweep.recordEnds.count / 2]
+        for cut in [16, 17, boundary - 1, boundary, boundary + 1, recording.bytes.count - 1] {
+            let path = temporaryTracePath()
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Data(recording.bytes.prefix(cut)).write(to: URL(fileURLWithPath: path))
+            try sweep.check(cut: cut, reader: TraceReader(path: path))
         }
+    }
     #endif
 }
 
@@ -158,36 +158,36 @@ struct TruncationSweep {
 }
 
 #if Tracing
-    /// A small sign-in screen's bindings: combine, map, flatMap, a Relay, a Binder, labels, scopes and a
-    /// SubscriptionContainer, as an app would use them.
-    enum SignInWorkload {
-        final class Form: BindableCompatible {
-            var status = ""
-        }
-
-        static func run() {
-            let bag = SubscriptionContainer()
-            let form = Form()
-            let email = Output<String>(value: "").labeled("email")
-            let password = Output<String>(value: "").labeled("password \"secret\" <b>&</b> \\N")
-            let isValid = Output.combine(email, password).map { !$0.0.isEmpty && $0.1.count >= 8 }.labeled("is valid")
-            let tapped = Relay<Void>()
-            _ = tapped.labeled("sign-in tapped")
-            let session = Output<Int>(value: 0).labeled("session")
-            let user = session.flatMap { id in Output<String>(value: id == 0 ? "nobody" : "user \(id)") }
-            isValid.map { $0 ? "ready" : "incomplete" }.bind(to: form.binding[\.status])
-            isValid.bind { _ in }.add(to: bag)
-            user.bind { _ in }.add(to: bag)
-            tapped.bind { session.update(withValue: (session.value ?? 0) + 1) }.add(to: bag)
-            BindTrace.scope("typing") {
-                for attempt in 0..<12 {
-                    email.update(withValue: "ada\(attempt)@example.com")
-                    password.update(withValue: String(repeating: "x", count: attempt))
-                    if attempt % 3 == 2 { tapped.fire() }
-                }
-            }
-            BindTrace.mark("signed in")
-            bag.unsubscribe()
-        }
+/// A small sign-in screen's bindings: combine, map, flatMap, a Relay, a Binder, labels, scopes and a
+/// SubscriptionContainer, as an app would use them.
+enum SignInWorkload {
+    final class Form: BindableCompatible {
+        var status = ""
     }
+
+    static func run() {
+        let bag = SubscriptionContainer()
+        let form = Form()
+        let email = Output<String>(value: "").labeled("email")
+        let password = Output<String>(value: "").labeled("password \"secret\" <b>&</b> \\N")
+        let isValid = Output.combine(email, password).map { !$0.0.isEmpty && $0.1.count >= 8 }.labeled("is valid")
+        let tapped = Relay<Void>()
+        _ = tapped.labeled("sign-in tapped")
+        let session = Output<Int>(value: 0).labeled("session")
+        let user = session.flatMap { id in Output<String>(value: id == 0 ? "nobody" : "user \(id)") }
+        isValid.map { $0 ? "ready" : "incomplete" }.bind(to: form.binding[\.status])
+        isValid.bind { _ in }.add(to: bag)
+        user.bind { _ in }.add(to: bag)
+        tapped.bind { session.update(withValue: (session.value ?? 0) + 1) }.add(to: bag)
+        BindTrace.scope("typing") {
+            for attempt in 0..<12 {
+                email.update(withValue: "ada\(attempt)@example.com")
+                password.update(withValue: String(repeating: "x", count: attempt))
+                if attempt % 3 == 2 { tapped.fire() }
+            }
+        }
+        BindTrace.mark("signed in")
+        bag.unsubscribe()
+    }
+}
 #endif

@@ -6,81 +6,83 @@ import Foundation
 import Testing
 
 extension TraceFileTests {
-@Suite("The recorder loses nothing to captures")
-struct CaptureIsolationTests {
-    private func released(_ id: UInt64, in events: [TraceEvent]) -> Bool {
-        events.contains { if case .released(id) = $0.kind { true } else { false } }
-    }
-
-    private func outputID(labelled label: String, in events: [TraceEvent]) -> UInt64? {
-        events.lazy.compactMap { event -> UInt64? in
-            switch event.kind {
-            case .outputCreated(let creation) where creation.label == label: creation.output
-            case .labeled(let output, label): output
-            default: nil
-            }
-        }.first
-    }
-
-    @Test("an Output created before a capture and released after it began has its release in the file")
-    func releaseAfterCaptureReachesFile() throws {
-        let path = temporaryTracePath()
-        defer { unlink(path) }
-        try BindTrace.startRecording(toFile: path)
-        var output: Output<Int>? = Output<Int>(value: 0).labeled("outlives a capture")
-        output!.update(withValue: 1)
-        let recording = BindTrace.capture("unrelated") {
-            let other = Output<Int>(value: 0)
-            other.update(withValue: 1)
+    @Suite("The recorder loses nothing to captures")
+    struct CaptureIsolationTests {
+        private func released(_ id: UInt64, in events: [TraceEvent]) -> Bool {
+            events.contains { if case .released(id) = $0.kind { true } else { false } }
         }
-        output = nil
-        _ = recording
-        BindTrace.stopRecording()
-        let events = try TraceReader(path: path).readAll()
-        let id = try #require(outputID(labelled: "outlives a capture", in: events))
-        #expect(released(id, in: events), "the file saw the Output, so it gets its release")
-    }
 
-    @Test("a release during overlapping captures reaches both, and the file")
-    func releaseReachesEveryCapture() throws {
-        let path = temporaryTracePath()
-        defer { unlink(path) }
-        try BindTrace.startRecording(toFile: path)
-        var output: Output<Int>? = Output<Int>(value: 0).labeled("seen by all")
-        var inner: BindTrace.Recording?
-        let outer = BindTrace.capture("outer") {
+        private func outputID(labelled label: String, in events: [TraceEvent]) -> UInt64? {
+            events.lazy.compactMap { event -> UInt64? in
+                switch event.kind {
+                case .outputCreated(let creation) where creation.label == label: creation.output
+                case .labeled(let output, label): output
+                default: nil
+                }
+            }.first
+        }
+
+        @Test("an Output created before a capture and released after it began has its release in the file")
+        func releaseAfterCaptureReachesFile() throws {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            try BindTrace.startRecording(toFile: path)
+            var output: Output<Int>? = Output<Int>(value: 0).labeled("outlives a capture")
             output!.update(withValue: 1)
-            inner = BindTrace.capture("inner") {
-                output!.update(withValue: 2)
-                output = nil
+            let recording = BindTrace.capture("unrelated") {
+                let other = Output<Int>(value: 0)
+                other.update(withValue: 1)
+            }
+            output = nil
+            _ = recording
+            BindTrace.stopRecording()
+            let events = try TraceReader(path: path).readAll()
+            let id = try #require(outputID(labelled: "outlives a capture", in: events))
+            #expect(released(id, in: events), "the file saw the Output, so it gets its release")
+        }
+
+        @Test("a release during overlapping captures reaches both, and the file")
+        func releaseReachesEveryCapture() throws {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            try BindTrace.startRecording(toFile: path)
+            var output: Output<Int>? = Output<Int>(value: 0).labeled("seen by all")
+            var inner: BindTrace.Recording?
+            let outer = BindTrace.capture("outer") {
+                output!.update(withValue: 1)
+                inner = BindTrace.capture("inner") {
+                    output!.update(withValue: 2)
+                    output = nil
+                }
+            }
+            BindTrace.stopRecording()
+            for (name, events) in [
+                ("file", try TraceReader(path: path).readAll()), ("outer", try #require(outer).events()),
+                ("inner", try #require(inner).events()),
+            ] {
+                let id = try #require(outputID(labelled: "seen by all", in: events), "\(name)")
+                #expect(released(id, in: events), "\(name) saw the Output and must see its release")
             }
         }
-        BindTrace.stopRecording()
-        for (name, events) in [
-            ("file", try TraceReader(path: path).readAll()), ("outer", try #require(outer).events()),
-            ("inner", try #require(inner).events()),
-        ] {
-            let id = try #require(outputID(labelled: "seen by all", in: events), "\(name)")
-            #expect(released(id, in: events), "\(name) saw the Output and must see its release")
-        }
-    }
 
-    @Test("a capture that never saw an Output still reads consistently when that Output is released")
-    func releaseOfUnseenOutputIsConsistent() throws {
-        var output: Output<Int>? = Output<Int>(value: 0).labeled("before")
-        let warm = BindTrace.capture("warm") { output!.update(withValue: 1) }
-        _ = warm
-        let later = BindTrace.capture("later") { output = nil }
-        let reader = try #require(later).reader()
-        let events = try reader.readAll()
-        // Whatever this capture holds of the Output, a release never comes before its creation.
-        if let id = outputID(labelled: "before", in: events) {
-            let created = events.firstIndex { if case .outputCreated(let c) = $0.kind { c.output == id } else { false } }
-            let release = events.firstIndex { if case .released(id) = $0.kind { true } else { false } }
-            if let release { #expect(created.map { $0 < release } ?? false) }
+        @Test("a capture that never saw an Output still reads consistently when that Output is released")
+        func releaseOfUnseenOutputIsConsistent() throws {
+            var output: Output<Int>? = Output<Int>(value: 0).labeled("before")
+            let warm = BindTrace.capture("warm") { output!.update(withValue: 1) }
+            _ = warm
+            let later = BindTrace.capture("later") { output = nil }
+            let reader = try #require(later).reader()
+            let events = try reader.readAll()
+            // Whatever this capture holds of the Output, a release never comes before its creation.
+            if let id = outputID(labelled: "before", in: events) {
+                let created = events.firstIndex {
+                    if case .outputCreated(let c) = $0.kind { c.output == id } else { false }
+                }
+                let release = events.firstIndex { if case .released(id) = $0.kind { true } else { false } }
+                if let release { #expect(created.map { $0 < release } ?? false) }
+            }
         }
     }
-}
 
 }
 

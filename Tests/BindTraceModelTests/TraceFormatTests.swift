@@ -52,7 +52,9 @@ struct TraceFormatTests {
         trace.event(.handleReleased(subscription: 5))
         let events = try TraceReader(bytes: trace.bytes).readAll()
         #expect(events.map(\.kind.name) == ["subscriptionContained", "handleReleased"])
-        #expect(JSONLines.line(for: events[0]).hasSuffix(#""event":"subscriptionContained","subscription":4,"container":77}"#))
+        #expect(
+            JSONLines.line(for: events[0]).hasSuffix(
+                #""event":"subscriptionContained","subscription":4,"container":77}"#))
         #expect(JSONLines.line(for: events[1]).hasSuffix(#""event":"handleReleased","subscription":5}"#))
     }
 
@@ -152,9 +154,10 @@ struct TraceStringTests {
             if case .labeled(_, let text) = event.kind { text } else { nil }
         }
         #expect(labels.count == 5000)
-        let storages = Set(labels.map { text in
-            text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? 0
-        })
+        let storages = Set(
+            labels.map { text in
+                text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? 0
+            })
         #expect(storages.count == 1, "one copy of the label, not one per Output")
     }
 
@@ -164,7 +167,8 @@ struct TraceStringTests {
         let offset = trace.bytes.count
         trace.record(.string(id: 1, utf8: [UInt8](repeating: 65, count: 16 * 1024 + 1)))
         #expect(
-            throws: TraceReadError.malformedRecord(offset: offset, tag: 2, reason: "string of 16385 bytes (at most 16384)")
+            throws: TraceReadError.malformedRecord(
+                offset: offset, tag: 2, reason: "string of 16385 bytes (at most 16384)")
         ) { try TraceReader(bytes: trace.bytes).readAll() }
     }
 

@@ -83,5 +83,7 @@ struct TraceBytes {
     mutating func string(_ id: UInt64, _ text: String) { writer.record(.string(id: id, utf8: Array(text.utf8))) }
     mutating func clock() { writer.record(.clock(ticks: 1000, nanoseconds: 5000, ticksPerSecond: 1_000_000_000)) }
     /// An update event of `output` with no cause and no preview.
-    mutating func update(_ output: UInt64) { writer.event(.updated(output: output, cause: nil, preview: nil), delta: 1) }
+    mutating func update(_ output: UInt64) {
+        writer.event(.updated(output: output, cause: nil, preview: nil), delta: 1)
+    }
 }

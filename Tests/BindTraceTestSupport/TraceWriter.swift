@@ -19,7 +19,8 @@ package struct TraceWriter {
 
     /// A trace with the header of version `major.minor` and, unless `clock` is false, a clock record
     /// (tick 0 = 0 ns, 10⁹ ticks per second).
-    package init(major: UInt16 = TraceFormat.majorVersion, minor: UInt16 = TraceFormat.minorVersion, clock: Bool = true) {
+    package init(major: UInt16 = TraceFormat.majorVersion, minor: UInt16 = TraceFormat.minorVersion, clock: Bool = true)
+    {
         bytes = TraceFormat.header(major: major, minor: minor)
         if clock { record(.clock(ticks: 0, nanoseconds: 0, ticksPerSecond: 1_000_000_000)) }
     }

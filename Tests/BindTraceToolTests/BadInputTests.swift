@@ -1,5 +1,5 @@
-import BindTraceFormat
 import Bind
+import BindTraceFormat
 import Foundation
 import Testing
 
@@ -12,7 +12,9 @@ struct BadInputTests {
         return try Tool.run("check", trace.path)
     }
 
-    private func expectOneLine(_ run: Tool.Run, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectOneLine(
+        _ run: Tool.Run, containing text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(run.status == 2, sourceLocation: sourceLocation)
         let lines = run.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(run.standardError)", sourceLocation: sourceLocation)

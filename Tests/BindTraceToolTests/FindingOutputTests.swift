@@ -104,7 +104,10 @@ struct FindingOutputTests {
         #expect(try Tool.run("leaks", trace.path).status == 0)
         let run = try Tool.run("leaks", "--at-exit", trace.path)
         #expect(run.status == 1)
-        #expect(run.standardOutput.contains("App/Screen.swift:4: warning: leaked-subscription: closure bound to Output<Int> at Screen.swift:3 is still bound at exit"), "\(run.standardOutput)")
+        #expect(
+            run.standardOutput.contains(
+                "App/Screen.swift:4: warning: leaked-subscription: closure bound to Output<Int> at Screen.swift:3 is still bound at exit"
+            ), "\(run.standardOutput)")
         #expect(!run.standardOutput.contains("leaked-output"), "an Output alive at exit is an app's normal state")
     }
 }
@@ -129,7 +132,9 @@ struct TerminalSafetyTests {
         #expect(!run.standardOutput.contains("\u{1B}"))
         #expect(!run.standardOutput.contains("\u{7}"))
         #expect(run.standardOutput.contains("\\u{1B}[31mred\\u{A}next line\\u{7}"))
-        let findingLines = run.standardOutput.split(separator: "\n").filter { $0.contains("warning: leaked-subscription") }
+        let findingLines = run.standardOutput.split(separator: "\n").filter {
+            $0.contains("warning: leaked-subscription")
+        }
         #expect(findingLines.count == 1, "the finding stays on one line")
     }
 }

@@ -70,7 +70,8 @@ struct RecordedTraceTests {
             lines.first?.hasPrefix(
                 "TraceFixture/main.swift:67: warning: leaked-subscription: closure bound to 'counter' (Int) is still bound at exit"
             ) == true, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("    TraceFixture/main.swift:27: note: 'counter' (Int) is created here") })
+        #expect(
+            lines.contains { $0.hasPrefix("    TraceFixture/main.swift:27: note: 'counter' (Int) is created here") })
         #expect(!lines.contains { $0.contains("leaked-output") })
         let summary = try Tool.run("summary", path)
         #expect(summary.standardOutput.contains("updated        200"))

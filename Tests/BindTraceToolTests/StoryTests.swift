@@ -46,7 +46,9 @@ struct StoryTests {
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
         #expect(lines[4].contains("t1  update 'name' (Int)"))
-        #expect(lines[5].contains("t1    update map → Int at Screen.swift:5   ← via subscription 1 bound at App/Screen.swift:5"))
+        #expect(
+            lines[5].contains(
+                "t1    update map → Int at Screen.swift:5   ← via subscription 1 bound at App/Screen.swift:5"))
         #expect(lines[6].contains("t1  update 'name' (Int)"))
     }
 
@@ -59,7 +61,8 @@ struct StoryTests {
         #expect(byID.count == 3)  // created, edge, update
         let byLabel = try Tool.run("replay", "--label", "nam", trace.path).standardOutput.split(separator: "\n")
         #expect(byLabel.count == 5)  // created, edge, bind, two updates
-        let bySite = try Tool.run("replay", "--site", "Screen.swift:3", trace.path).standardOutput.split(separator: "\n")
+        let bySite = try Tool.run("replay", "--site", "Screen.swift:3", trace.path).standardOutput.split(
+            separator: "\n")
         #expect(bySite.count == 3)  // created, two updates
     }
 

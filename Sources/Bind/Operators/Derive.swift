@@ -1,4 +1,5 @@
 import BindTraceFormat
+
 extension Output {
     /// A new Output derived from this one, recorded with an edge from this one.
     ///

@@ -11,7 +11,9 @@ extension Output {
         let accumulator = Guarded(initial)
         bindInternal(
             { value in
-                let next = accumulator.update { $0 = nextPartialResult($0, value); return $0 }
+                let next = accumulator.update {
+                    $0 = nextPartialResult($0, value); return $0
+                }
                 derived.updateFromOperator(next)
             }, file: file, line: line)
         return derived

@@ -1,6 +1,7 @@
 // The probes of Probe.swift with bodies: each calls `TraceRecorder` while a trace is recorded, and
 // does as little as a flag check while none is. Built only with the `Tracing` trait.
 import BindTraceFormat
+
 #if Tracing
 import CBindCore
 import CBindTrace
@@ -265,7 +266,6 @@ struct ContainerProbe {
     init() { id = bind_new_container_id() }
 }
 
-
 @usableFromInline
 enum Probe {
     @inlinable static var isRecording: Bool { bt_is_recording() }
@@ -291,7 +291,9 @@ enum Probe {
     }
 
     @inlinable
-    static func unbound<Value>(_ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
+    static func unbound<Value>(
+        _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason
+    ) {
         guard bt_is_recording() else { return }
         list.probe.unbound(&subscriber, reason: reason)
     }

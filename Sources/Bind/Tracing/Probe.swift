@@ -6,6 +6,7 @@
 // function: the optimiser removes them, and the core runs as if uninstrumented. With the trait,
 // Probe+Recorder.swift gives the same names bodies that call `TraceRecorder`.
 import BindTraceFormat
+
 #if !Tracing
 
 /// Who bound a subscription and where: recorded by the instrumented build only.

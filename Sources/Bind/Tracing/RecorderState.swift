@@ -1,4 +1,5 @@
 import BindTraceFormat
+
 #if Tracing
 import CBindTrace
 

@@ -83,7 +83,8 @@ enum TraceLifecycle {
                     chunk.bytes.withUnsafeBytes { _ = TraceFile.writeAll(descriptor, $0) }
                 }
             }
-            _ = TraceFile.writeAll(descriptor, UnsafeRawBufferPointer(start: state.pointee.buffer, count: state.pointee.count))
+            _ = TraceFile.writeAll(
+                descriptor, UnsafeRawBufferPointer(start: state.pointee.buffer, count: state.pointee.count))
             // Written once: a second signal while the first is handled finds nothing left.
             state.pointee.count = 0
         }

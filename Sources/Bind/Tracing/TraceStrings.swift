@@ -1,4 +1,5 @@
 import BindTraceFormat
+
 #if Tracing
 /// Gives each distinct string of a stream its id, so a trace stores every file name, type name,
 /// label and scope name once. Not thread-safe: used under `TraceRecorder`'s lock.

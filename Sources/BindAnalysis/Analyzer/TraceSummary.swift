@@ -51,15 +51,18 @@ extension Replay {
             bySite[node.site, default: (0, 0)].updates &+= node.updateCount
             bySite[node.site, default: (0, 0)].outputs &+= 1
         }
-        let top = bySite.map { TraceSummary.SiteActivity(site: $0.key, updates: $0.value.updates, outputs: $0.value.outputs) }
-            .sorted { ($1.updates, $0.site) < ($0.updates, $1.site) }
-            .prefix(10)
+        let top = bySite.map {
+            TraceSummary.SiteActivity(site: $0.key, updates: $0.value.updates, outputs: $0.value.outputs)
+        }
+        .sorted { ($1.updates, $0.site) < ($0.updates, $1.site) }
+        .prefix(10)
         let kinds = TraceStatistics.eventKindNames.indices.compactMap { index in
             statistics.eventsByKind[index] > 0
                 ? (TraceStatistics.eventKindNames[index], statistics.eventsByKind[index]) : nil
         }
         let outputs = OutputKind.allCases.compactMap { kind in
-            statistics.outputsByKind[Int(kind.rawValue)] > 0 ? (kind, statistics.outputsByKind[Int(kind.rawValue)]) : nil
+            statistics.outputsByKind[Int(kind.rawValue)] > 0
+                ? (kind, statistics.outputsByKind[Int(kind.rawValue)]) : nil
         }
         var findingCounts: [Finding.Kind: Int] = [:]
         for finding in findings { findingCounts[finding.kind, default: 0] += 1 }

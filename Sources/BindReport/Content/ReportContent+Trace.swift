@@ -187,7 +187,8 @@ extension ReportContent {
             while let event = try reader.next() {
                 switch event.kind {
                 case .updated(let output, _, let preview), .fired(let output, _, let preview):
-                    rows[output]?.add(.init(time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened)))
+                    rows[output]?.add(
+                        .init(time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened)))
                 default:
                     break
                 }

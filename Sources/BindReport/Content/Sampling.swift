@@ -1,4 +1,5 @@
 import BindOutput
+
 /// Keeps every `stride`-th element of a stream, doubling `stride` whenever it holds too many.
 ///
 /// The result is always evenly spaced over everything seen, in constant memory.

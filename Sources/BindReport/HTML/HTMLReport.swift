@@ -81,7 +81,8 @@ struct HTMLReport {
             page.element(
                 "p", ["class": "note"],
                 text: "Showing the first \(ReportNumber.grouped(shown.count)) of "
-                    + "\(ReportNumber.grouped(content.findings.count)) findings; findings.sarif and junit.xml list all.")
+                    + "\(ReportNumber.grouped(content.findings.count)) findings; findings.sarif and junit.xml list all."
+            )
         }
         for (index, finding) in shown.enumerated() {
             let severity = finding.severity.rawValue
@@ -104,14 +105,17 @@ struct HTMLReport {
                 page.raw("</ul>")
             }
             if content.isBaselined(finding) {
-                page.element("p", ["class": "note"], text: "In the baseline: a known finding, it does not fail the run.")
+                page.element(
+                    "p", ["class": "note"], text: "In the baseline: a known finding, it does not fail the run.")
             }
             if index < content.findingTraces.count {
                 let traces = content.findingTraces[index]
                 let names = traces.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
                 page.element(
                     "p", ["class": "note"],
-                    text: "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
+                    text:
+                        "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+                )
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")
@@ -136,13 +140,17 @@ struct HTMLReport {
         // An SVG shown through <img> never runs script or loads anything, whatever Graphviz put in it.
         let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(svg).utf8))
         page.raw("<div id=\"graph-viewport\">")
-        page.open("img", ["id": "graph-image", "alt": "Graph of Outputs and subscriptions", "src": source, "draggable": "false"])
+        page.open(
+            "img",
+            ["id": "graph-image", "alt": "Graph of Outputs and subscriptions", "src": source, "draggable": "false"])
         page.raw("</div></section>\n")
     }
 
     private func renderTimeline(into page: inout HTMLBuilder) {
         page.raw("<section id=\"timeline\"><h2>Timeline ")
-        page.element("span", ["class": "count"], text: "\(ReportNumber.grouped(content.timeline.count)) Output\(content.timeline.count == 1 ? "" : "s")")
+        page.element(
+            "span", ["class": "count"],
+            text: "\(ReportNumber.grouped(content.timeline.count)) Output\(content.timeline.count == 1 ? "" : "s")")
         page.raw("</h2>")
         let rows = content.timeline.prefix(limits.maxTimelineRows)
         guard !rows.isEmpty else {
@@ -187,7 +195,8 @@ struct HTMLReport {
         let kinds = Set(table.rows.map(\.kind)).sorted()
         page.raw("<div class=\"controls\">")
         page.raw(
-            "<input id=\"event-filter\" type=\"search\" placeholder=\"Filter events (text)\" aria-label=\"Filter events\">")
+            "<input id=\"event-filter\" type=\"search\" placeholder=\"Filter events (text)\" aria-label=\"Filter events\">"
+        )
         page.raw("<select id=\"event-kind\" aria-label=\"Event kind\"><option value=\"\">all kinds</option>")
         for kind in kinds { page.element("option", ["value": kind], text: kind) }
         page.raw("</select>")
@@ -241,7 +250,9 @@ package struct ReportLimits: Hashable, Sendable {
     /// At most this many findings drawn on the page (default 1,000; JUnit and SARIF list all).
     package var maxFindings: Int
 
-    package init(maxEventRows: Int = 4_000, maxMarblesPerRow: Int = 20, maxTimelineRows: Int = 200, maxFindings: Int = 1_000) {
+    package init(
+        maxEventRows: Int = 4_000, maxMarblesPerRow: Int = 20, maxTimelineRows: Int = 200, maxFindings: Int = 1_000
+    ) {
         self.maxEventRows = max(4, maxEventRows)
         self.maxMarblesPerRow = max(2, maxMarblesPerRow)
         self.maxTimelineRows = max(1, maxTimelineRows)

@@ -120,7 +120,9 @@ enum SVGCleaner {
                     index = valueEnd < tag.endIndex ? tag.index(after: valueEnd) : valueEnd
                 } else {
                     let valueStart = index
-                    while index < tag.endIndex, !tag[index].isWhitespace, tag[index] != ">" { index = tag.index(after: index) }
+                    while index < tag.endIndex, !tag[index].isWhitespace, tag[index] != ">" {
+                        index = tag.index(after: index)
+                    }
                     value = tag[valueStart..<index]
                 }
                 attributeEnd = index

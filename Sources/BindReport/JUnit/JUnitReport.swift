@@ -23,7 +23,8 @@ struct JUnitReport {
             let kindSkipped = findings.filter(content.isBaselined).count
             xml += "  <testsuite name=\"\(XMLText.escape(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
             xml += "failures=\"\(findings.count - kindSkipped)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
-            xml += "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
+            xml +=
+                "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
             if findings.isEmpty {
                 xml += "    <testcase classname=\"bind-trace.\(kind.rawValue)\" name=\"no \(kind.rawValue)\"/>\n"
                 xml += "  </testsuite>\n"
@@ -31,7 +32,8 @@ struct JUnitReport {
             }
             for finding in findings {
                 let site = finding.site?.description ?? "unknown site"
-                var attributes = "classname=\"bind-trace.\(kind.rawValue)\" name=\"\(XMLText.escape("\(kind.rawValue) at \(site)"))\""
+                var attributes =
+                    "classname=\"bind-trace.\(kind.rawValue)\" name=\"\(XMLText.escape("\(kind.rawValue) at \(site)"))\""
                 if let file = finding.site?.file, let line = finding.site?.line {
                     attributes += " file=\"\(XMLText.escape(file))\" line=\"\(line)\""
                 }

@@ -1,5 +1,5 @@
-import BindOutput
 import BindAnalysis
+import BindOutput
 import BindTraceModel
 
 /// Renders `findings.sarif`: SARIF 2.1.0, as GitHub code scanning and IDE SARIF viewers read it.
@@ -36,7 +36,8 @@ struct SARIFReport {
                 members.append(("relatedLocations", .array(related)))
             }
             // Stable across runs and unrelated edits, so code scanning tells a new finding from an old one.
-            members.append(("partialFingerprints", .object([("bindFinding/\(FindingFingerprint.version)", .string(fingerprint))])))
+            members.append(
+                ("partialFingerprints", .object([("bindFinding/\(FindingFingerprint.version)", .string(fingerprint))])))
             if content.hasBaseline {
                 let known = content.baselinedFingerprints.contains(fingerprint)
                 members.append(("baselineState", .string(known ? "unchanged" : "new")))
@@ -45,7 +46,9 @@ struct SARIFReport {
             if index < content.findingTraces.count {
                 properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
             }
-            if !finding.outputs.isEmpty { properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) }))) }
+            if !finding.outputs.isEmpty {
+                properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) })))
+            }
             if !finding.subscriptions.isEmpty {
                 properties.append(("subscriptions", .array(finding.subscriptions.map { .number(Int(clamping: $0)) })))
             }

@@ -22,7 +22,9 @@ enum SHA256 {
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var schedule = [UInt32](repeating: 0, count: 64)
         for blockStart in stride(from: 0, to: padded.count, by: 64) {
@@ -33,11 +35,14 @@ enum SHA256 {
                     | UInt32(padded[byte + 3])
             }
             for index in 16..<64 {
-                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
+                let s0 =
+                    rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
                 let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
                 schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for index in 0..<64 {
                 let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -19,13 +19,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show the state right after this event instead of the story.", valueName: "seq"))
     var at: UInt64?
 
-    @Option(name: .customLong("output"), help: ArgumentHelp("Only events of this Output id (repeatable).", valueName: "id"))
+    @Option(
+        name: .customLong("output"), help: ArgumentHelp("Only events of this Output id (repeatable).", valueName: "id"))
     var outputs: [UInt64] = []
 
     @Option(help: "Only events of Outputs whose label contains this text.")
     var label: String?
 
-    @Option(help: ArgumentHelp("Only events of Outputs or bindings whose site contains this text (File.swift:42).", valueName: "site"))
+    @Option(
+        help: ArgumentHelp(
+            "Only events of Outputs or bindings whose site contains this text (File.swift:42).", valueName: "site"))
     var site: String?
 
     private var isFiltered: Bool { !outputs.isEmpty || label != nil || site != nil }
@@ -85,7 +88,9 @@ struct ReplayCommand: ParsableCommand {
         }
         progress.finish()
         for warning in reader.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
-        for error in replay.errors.prefix(20) { StandardError.write("bind-trace: \(file): inconsistent trace: \(error)") }
+        for error in replay.errors.prefix(20) {
+            StandardError.write("bind-trace: \(file): inconsistent trace: \(error)")
+        }
         if let at {
             guard reached else {
                 throw ToolFailure("\(file): there is no event \(at) (the trace has \(replay.lastSequence))")
@@ -138,11 +143,14 @@ struct ReplayCommand: ParsableCommand {
         }
         out.line("subscriptions (\(subscriptions.count)):")
         for subscription in subscriptions {
-            out.line("  \(subscription.id) on #\(subscription.output) at \(subscription.site) (\(StoryTeller.origin(subscription)))")
+            out.line(
+                "  \(subscription.id) on #\(subscription.output) at \(subscription.site) (\(StoryTeller.origin(subscription)))"
+            )
         }
         let open = state.scopes.filter { $0.endedAt == nil }
         if !open.isEmpty {
-            out.line("open scopes: " + open.map { "'\(Narrator.shortened($0.name))' (#\($0.id))" }.joined(separator: ", "))
+            out.line(
+                "open scopes: " + open.map { "'\(Narrator.shortened($0.name))' (#\($0.id))" }.joined(separator: ", "))
         }
     }
 }

@@ -102,8 +102,11 @@ struct ReportCommand: ParsableCommand {
         let count = content.findings.count == 1 ? "1 finding" : "\(content.findings.count) findings"
         let known = accepted.isEmpty ? "" : ", \(content.findings.count - failing.count) in the baseline"
         let subject = reports.count == 1 ? reports[0].path : "\(reports.count) traces"
-        let graph = reports.count > 1 ? "no graph: one per process with bind-trace graph"
-            : reports[0].report.graphNote.map { "graph \($0)" } ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
+        let graph =
+            reports.count > 1
+            ? "no graph: one per process with bind-trace graph"
+            : reports[0].report.graphNote.map { "graph \($0)" }
+                ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
         StandardError.write("bind-trace: \(subject): report with \(count)\(known) → \(output)/index.html (\(graph))")
         if !incomplete.isEmpty && !gate.allowIncomplete { throw ExitCode(3) }
         let status = failOn.exitStatus(for: failing)

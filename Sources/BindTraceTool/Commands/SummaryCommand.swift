@@ -1,6 +1,6 @@
-import BindOutput
 import ArgumentParser
 import BindAnalysis
+import BindOutput
 import BindTraceModel
 
 /// `bind-trace summary TRACE…`: what each trace holds, in numbers.
@@ -55,7 +55,8 @@ struct SummaryCommand: ParsableCommand {
         if !summary.topSites.isEmpty {
             out.line("top sites by updates:")
             for site in summary.topSites {
-                out.line("  \(site.site): \(site.updates) updates (\(site.outputs) Output\(site.outputs == 1 ? "" : "s"))")
+                out.line(
+                    "  \(site.site): \(site.updates) updates (\(site.outputs) Output\(site.outputs == 1 ? "" : "s"))")
             }
         }
         out.line("alive at the end: \(summary.liveOutputs) Outputs, \(summary.boundSubscriptions) subscriptions")

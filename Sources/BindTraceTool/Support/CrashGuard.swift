@@ -1,11 +1,11 @@
 import BindOutput
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Runs the command in a child process, so that running out of memory or a crash in Graphviz ends
@@ -32,118 +32,118 @@ enum CrashGuard {
     /// guard is not available): run the command here.
     static func runGuarded(arguments: [String]) -> Int32? {
         #if os(Linux)
-            guard getenv(workerVariable) == nil else { return nil }
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
-            var previous = sigset_t()
-            // Blocked before the child exists, so no SIGTERM can be missed; forwarded below.
-            guard sigprocmask(SIG_BLOCK, &signals, &previous) == 0 else { return nil }
-            var pipeEnds: [Int32] = [-1, -1]
-            guard pipe(&pipeEnds) == 0 else {
-                sigprocmask(SIG_SETMASK, &previous, nil)
-                return nil
-            }
-            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            guard let child = spawn(arguments: arguments, standardError: pipeEnds[1]) else {
-                close(pipeEnds[0])
-                close(pipeEnds[1])
-                sigprocmask(SIG_SETMASK, &previous, nil)
-                return nil  // cannot start a child: run unguarded rather than not at all
-            }
-            close(pipeEnds[1])
-            var relay = ErrorRelay()
-            relayUntilClosed(pipeEnds[0], relay: &relay, child: child, signals: signals)
-            close(pipeEnds[0])
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 {
-                guard errno == EINTR else { return 2 }
-            }
-            return exitStatus(status, arguments: arguments, relay: relay)
-        #else
+        guard getenv(workerVariable) == nil else { return nil }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+        var previous = sigset_t()
+        // Blocked before the child exists, so no SIGTERM can be missed; forwarded below.
+        guard sigprocmask(SIG_BLOCK, &signals, &previous) == 0 else { return nil }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            sigprocmask(SIG_SETMASK, &previous, nil)
             return nil
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard let child = spawn(arguments: arguments, standardError: pipeEnds[1]) else {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+            sigprocmask(SIG_SETMASK, &previous, nil)
+            return nil  // cannot start a child: run unguarded rather than not at all
+        }
+        close(pipeEnds[1])
+        var relay = ErrorRelay()
+        relayUntilClosed(pipeEnds[0], relay: &relay, child: child, signals: signals)
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            guard errno == EINTR else { return 2 }
+        }
+        return exitStatus(status, arguments: arguments, relay: relay)
+        #else
+        return nil
         #endif
     }
 
     #if os(Linux)
-        /// Copies the child's standard error until the child closes it (it exits), forwarding
-        /// interruptions meanwhile.
-        private static func relayUntilClosed(_ descriptor: Int32, relay: inout ErrorRelay, child: pid_t, signals: sigset_t)
-        {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            var pending = signals
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    /// Copies the child's standard error until the child closes it (it exits), forwarding
+    /// interruptions meanwhile.
+    private static func relayUntilClosed(_ descriptor: Int32, relay: inout ErrorRelay, child: pid_t, signals: sigset_t)
+    {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var pending = signals
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
             while true {
-                var zero = timespec(tv_sec: 0, tv_nsec: 0)
-                while true {
-                    let received = sigtimedwait(&pending, nil, &zero)
-                    if received <= 0 { break }
-                    kill(child, received)
-                }
-                let ready = poll(&poller, 1, 100)
-                if ready < 0 && errno != EINTR { return }
-                guard ready > 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 {
-                    relay.finish()
-                    return
-                }
-                relay.add(buffer[0..<count])
+                let received = sigtimedwait(&pending, nil, &zero)
+                if received <= 0 { break }
+                kill(child, received)
+            }
+            let ready = poll(&poller, 1, 100)
+            if ready < 0 && errno != EINTR { return }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                relay.finish()
+                return
+            }
+            relay.add(buffer[0..<count])
+        }
+    }
+
+    private static func spawn(arguments: [String], standardError: Int32) -> pid_t? {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The worker starts as a fresh process would: no signal blocked (whatever mask bind-trace
+        // itself was started with), the default action for every signal it is sent.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGTRAP, SIGFPE] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+
+        var environment = environmentStrings().filter {
+            !$0.hasPrefix("SWIFT_BACKTRACE=") && !$0.hasPrefix(terminalVariable + "=")
+        }
+        environment += ["\(workerVariable)=1", "SWIFT_BACKTRACE=enable=no"]
+        if isatty(2) == 1 { environment.append("\(terminalVariable)=1") }
+        let argv = ["bind-trace"] + arguments
+        var child: pid_t = 0
+        let result = withCStrings(argv) { argv in
+            withCStrings(environment) { envp in
+                posix_spawn(&child, "/proc/self/exe", &actions, &attributes, argv, envp)
             }
         }
+        return result == 0 ? child : nil
+    }
 
-        private static func spawn(arguments: [String], standardError: Int32) -> pid_t? {
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            // The worker starts as a fresh process would: no signal blocked (whatever mask bind-trace
-            // itself was started with), the default action for every signal it is sent.
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            posix_spawnattr_setsigmask(&attributes, &mask)
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGTRAP, SIGFPE] {
-                sigaddset(&defaults, signal)
-            }
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, standardError, 2)
-
-            var environment = environmentStrings().filter {
-                !$0.hasPrefix("SWIFT_BACKTRACE=") && !$0.hasPrefix(terminalVariable + "=")
-            }
-            environment += ["\(workerVariable)=1", "SWIFT_BACKTRACE=enable=no"]
-            if isatty(2) == 1 { environment.append("\(terminalVariable)=1") }
-            let argv = ["bind-trace"] + arguments
-            var child: pid_t = 0
-            let result = withCStrings(argv) { argv in
-                withCStrings(environment) { envp in
-                    posix_spawn(&child, "/proc/self/exe", &actions, &attributes, argv, envp)
-                }
-            }
-            return result == 0 ? child : nil
+    private static func environmentStrings() -> [String] {
+        var result: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            result.append(String(cString: pointer))
+            entry += 1
         }
+        return result
+    }
 
-        private static func environmentStrings() -> [String] {
-            var result: [String] = []
-            var entry = environ
-            while let pointer = entry.pointee {
-                result.append(String(cString: pointer))
-                entry += 1
-            }
-            return result
-        }
-
-        private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-            let pointers = strings.map { strdup($0) } + [nil]
-            defer { pointers.forEach { free($0) } }
-            return body(pointers)
-        }
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
     #endif
 
     /// The child's status as the tool's: its exit status, or 2 with one line when a signal killed it.
@@ -161,7 +161,8 @@ enum CrashGuard {
         if let fatal = relay.fatalError {
             cause = fatal.contains("failed to allocate") ? "out of memory (\(fatal))" : fatal
         }
-        StandardError.write("bind-trace: \(subject): stopped by signal \(signal) (\(name)): \(cause); output is incomplete")
+        StandardError.write(
+            "bind-trace: \(subject): stopped by signal \(signal) (\(name)): \(cause); output is incomplete")
         return 2
     }
 }

@@ -3,11 +3,11 @@ import BindOutput
 import BindTraceModel
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// When to show progress.

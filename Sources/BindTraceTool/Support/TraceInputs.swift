@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// The trace files named on the command line: files, directories (their `*.trace` files) and glob

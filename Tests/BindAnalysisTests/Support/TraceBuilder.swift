@@ -31,7 +31,8 @@ struct TraceBuilder {
     mutating func add(_ kind: TraceEvent.Kind) -> UInt64 {
         let sequence = UInt64(events.count + 1)
         events.append(
-            TraceEvent(sequence: sequence, time: sequence * 1000, thread: thread, offset: Int(sequence) * 100, kind: kind))
+            TraceEvent(
+                sequence: sequence, time: sequence * 1000, thread: thread, offset: Int(sequence) * 100, kind: kind))
         return sequence
     }
 
@@ -49,7 +50,8 @@ struct TraceBuilder {
 
     @discardableResult
     mutating func bind(
-        _ subscription: UInt64, to output: UInt64, line: UInt = 2, isInternal: Bool = false, target: BinderTarget? = nil,
+        _ subscription: UInt64, to output: UInt64, line: UInt = 2, isInternal: Bool = false,
+        target: BinderTarget? = nil,
         scope: UInt64 = 0, preexisting: Bool = false, cause: TraceCause? = nil
     ) -> UInt64 {
         add(

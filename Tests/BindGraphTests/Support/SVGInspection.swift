@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// What a test needs to know about an SVG file Graphviz wrote: did it parse as XML, and which

@@ -2,7 +2,7 @@ import Bind
 import Foundation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// Traces for the `graph` and `report` commands, written in the trace format directly.

@@ -37,7 +37,8 @@ enum Tool {
             candidates.append(root.appendingPathComponent(directory).appendingPathComponent("debug/bind-trace"))
         }
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "bind-trace is built (swift build --product bind-trace); looked in \(candidates.map(\.path))")
+        return try #require(
+            found, "bind-trace is built (swift build --product bind-trace); looked in \(candidates.map(\.path))")
     }
 
     /// Runs `bind-trace arguments…` and waits for it.
@@ -65,7 +66,8 @@ struct TemporaryTrace {
     let path: String
 
     init(_ bytes: [UInt8], name: String = "app.trace") throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bind-trace-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bind-trace-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
