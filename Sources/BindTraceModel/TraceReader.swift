@@ -164,6 +164,37 @@ public final class TraceReader {
     /// Reads one record; returns the event it holds, or nil for metadata and at the end.
     private func readRecord() throws(TraceReadError) -> TraceEvent? {
         let recordOffset = bufferOffset + position
+        guard let frame = try readFrame(at: recordOffset) else { return nil }
+        position = frame.payload.upperBound
+        guard let tag = TraceFormat.Tag(rawValue: frame.tag) else {
+            if skippedTags.insert(frame.tag).inserted {
+                warnings.append(
+                    TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(frame.tag)"))
+            }
+            return nil
+        }
+        var payload = PayloadDecoder(
+            bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
+        let record: TraceRecord
+        do {
+            record = try TraceRecord.decode(tag, &payload)
+        } catch {
+            throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
+        }
+        if case .event(let delta, let event) = record {
+            ticks &+= delta
+            sequence += 1
+            return TraceEvent(
+                sequence: sequence, time: time(), thread: thread, offset: recordOffset,
+                kind: try kind(of: event, at: recordOffset))
+        }
+        try apply(metadata: record, tag: frame.tag, at: recordOffset)
+        return nil
+    }
+
+    /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end
+    /// of the trace or when it is cut short inside this record.
+    private func readFrame(at recordOffset: Int) throws(TraceReadError) -> (tag: UInt8, payload: Range<Int>)? {
         // A tag and a varint length: at most 1 + 10 bytes.
         try fill(atLeast: 11)
         guard position < count else {
@@ -175,7 +206,10 @@ public final class TraceReader {
         var claimed: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard cursor < count else { return cutShort(at: recordOffset) }
+            guard cursor < count else {
+                cutShort(at: recordOffset)
+                return nil
+            }
             let byte = buffer[cursor]
             cursor += 1
             if shift == 63 && byte & 0x7F > 1 {
@@ -195,23 +229,17 @@ public final class TraceReader {
         let headerLength = cursor - position
         try fill(atLeast: headerLength + length)
         let payloadStart = position + headerLength
-        guard payloadStart + length <= count else { return cutShort(at: recordOffset) }
-        position = payloadStart + length
-        guard let tag = TraceFormat.Tag(rawValue: tagByte) else {
-            if skippedTags.insert(tagByte).inserted {
-                warnings.append(
-                    TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(tagByte)"))
-            }
+        guard payloadStart + length <= count else {
+            cutShort(at: recordOffset)
             return nil
         }
-        var payload = PayloadDecoder(
-            bytes: UnsafeRawBufferPointer(buffer), start: payloadStart, end: payloadStart + length)
-        let record: TraceRecord
-        do {
-            record = try TraceRecord.decode(tag, &payload)
-        } catch {
-            throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: error.reason)
-        }
+        return (tagByte, payloadStart..<payloadStart + length)
+    }
+
+    /// Takes in a record that is not an event: the clock, a string, the thread, the end, a loss.
+    private func apply(metadata record: TraceRecord, tag tagByte: UInt8, at recordOffset: Int)
+        throws(TraceReadError)
+    {
         switch record {
         case .clock(let clockTicks, let nanoseconds, let rate):
             guard rate > 0 else {
@@ -223,7 +251,6 @@ public final class TraceReader {
             clockRate = Double(rate)
             start = Double(startNanoseconds ?? 0)
             ticks = clockTicks
-            return nil
         case .string(let id, let utf8):
             guard id == UInt64(strings.count) else {
                 if id < UInt64(strings.count) { throw .stringDefinedTwice(offset: recordOffset, id: id) }
@@ -237,7 +264,6 @@ public final class TraceReader {
                     reason: "string of \(utf8.count) bytes (at most \(TraceFormat.maximumReadableStringLength))")
             }
             defineString(String(decoding: utf8, as: UTF8.self))
-            return nil
         case .thread(let index, let nameID):
             guard index <= UInt64(UInt32.max) else {
                 throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "thread number too large")
@@ -245,20 +271,13 @@ public final class TraceReader {
             thread = UInt32(index)
             let name = try string(nameID, at: recordOffset)
             if !name.isEmpty { threadNames[thread] = name }
-            return nil
         case .end:
             isComplete = true
-            return nil
         case .lost(let count):
             lostEvents += count
             warnings.append(TraceWarning(offset: recordOffset, message: "the recorder lost \(count) events here"))
-            return nil
-        case .event(let delta, let event):
-            ticks &+= delta
-            sequence += 1
-            return TraceEvent(
-                sequence: sequence, time: time(), thread: thread, offset: recordOffset,
-                kind: try kind(of: event, at: recordOffset))
+        case .event:
+            break
         }
     }
 
@@ -352,7 +371,7 @@ public final class TraceReader {
         return nanoseconds > start ? UInt64(min(nanoseconds - start, 1.8e19)) : 0
     }
 
-    private func cutShort(at offset: Int) -> TraceEvent? {
+    private func cutShort(at offset: Int) {
         let total = bufferOffset + count
         ignoredBytes = total - offset
         warnings.append(
@@ -364,7 +383,6 @@ public final class TraceReader {
         finished = true
         isComplete = false
         closeSource()
-        return nil
     }
 
     private func finish(at offset: Int) {

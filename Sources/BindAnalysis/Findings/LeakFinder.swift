@@ -80,17 +80,55 @@ struct LeakFinder {
     }
 
     func findings() -> [Finding] {
-        // Leaked Outputs, except flatMap inners (judged with their flatMap) and shared ones.
+        let groups = LeakedGroups(leaked: leakedOutputs(), replay: replay)
+        let reported = reportedRoots(groups)
+        var findings: [Finding] = []
+        if replay.options.kinds.contains(.leakedOutput) {
+            findings += outputFindings(
+                leaked: groups.leaked, members: groups.members, reported: reported, together: groups.leakedTogether)
+        }
+        if replay.options.kinds.contains(.leakedSubscription) {
+            findings += subscriptionFindings(outside: groups, reported: reported)
+        }
+        return findings
+    }
+
+    /// Outputs left alive by a scope that ended, except shared ones; at exit, an Output alive is an
+    /// app's normal state (only its abandoned bindings are judged).
+    private func leakedOutputs() -> [UInt64: (node: OutputNode, reason: Reason)] {
         var leaked: [UInt64: (node: OutputNode, reason: Reason)] = [:]
         for node in replay.outputTable.values where node.inFocus && !node.usedOutsideScope {
-            // At exit, an Output alive is an app's normal state: only its abandoned bindings are judged.
             guard let why = reason(node.scope, preexisting: node.isPreexisting), case .scope = why else { continue }
             leaked[node.id] = (node, why)
         }
+        return leaked
+    }
 
-        func liveSources(_ node: OutputNode) -> [UInt64] {
+    /// The leaked Outputs grouped under the one that heads each group (its root): derived Outputs
+    /// with their sources left by the same scope, flatMap inners with their flatMap.
+    private struct LeakedGroups {
+        let leaked: [UInt64: (node: OutputNode, reason: Reason)]
+        private(set) var members: [UInt64: [OutputNode]] = [:]
+        private(set) var rootOfOutput: [UInt64: UInt64] = [:]
+
+        init(leaked: [UInt64: (node: OutputNode, reason: Reason)], replay: Replay) {
+            self.leaked = leaked
+            for (id, entry) in leaked {
+                // A current inner whose flatMap is not leaked lives as long as the flatMap: no leak.
+                if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil,
+                    replay.output(id: entry.node.innerOf) != nil
+                {
+                    continue
+                }
+                members[root(of: id), default: []].append(entry.node)
+            }
+            for (rootID, nodes) in members { for node in nodes { rootOfOutput[node.id] = rootID } }
+        }
+
+        static func liveSources(_ node: OutputNode) -> [UInt64] {
             node.incoming.filter { $0.role == .operator }.map(\.source)
         }
+
         /// Leaked with `node`: left by the same scope. A source left by an outer scope outlived the
         /// derived Output's own scope: it is what keeps it.
         func leakedTogether(_ source: UInt64, _ node: OutputNode) -> Bool {
@@ -101,7 +139,8 @@ struct LeakFinder {
             default: return false
             }
         }
-        func root(of id: UInt64) -> UInt64 {
+
+        private func root(of id: UInt64) -> UInt64 {
             var current = id
             var visited: Set<UInt64> = [id]
             while let node = leaked[current]?.node {
@@ -109,7 +148,7 @@ struct LeakFinder {
                     current = node.innerOf
                     continue
                 }
-                let sources = liveSources(node)
+                let sources = Self.liveSources(node)
                 guard !sources.isEmpty, sources.allSatisfy({ leakedTogether($0, node) }),
                     let next = sources.sorted().first(where: { visited.insert($0).inserted })
                 else { return current }
@@ -117,58 +156,47 @@ struct LeakFinder {
             }
             return current
         }
-        var members: [UInt64: [OutputNode]] = [:]
-        for (id, entry) in leaked {
-            // A current inner whose flatMap is not leaked lives as long as the flatMap: no leak.
-            if entry.node.innerOf != 0, leaked[entry.node.innerOf] == nil, replay.output(id: entry.node.innerOf) != nil
-            {
-                continue
-            }
-            members[root(of: id), default: []].append(entry.node)
-        }
-        var rootOfOutput: [UInt64: UInt64] = [:]
-        for (rootID, nodes) in members { for node in nodes { rootOfOutput[node.id] = rootID } }
+    }
 
-        // What keeps each group alive: user subscriptions bound to it and still held.
+    /// The groups the trace shows something keeping alive — a longer-lived source, or a user's
+    /// subscription held from the scope — each with the user subscriptions bound to it.
+    private func reportedRoots(_ groups: LeakedGroups) -> [UInt64: [SubscriptionNode]] {
         var subscriptionsByRoot: [UInt64: [SubscriptionNode]] = [:]
         for subscription in replay.subscriptionTable.values where !subscription.isInternal {
-            if let rootID = rootOfOutput[subscription.output] {
+            if let rootID = groups.rootOfOutput[subscription.output] {
                 subscriptionsByRoot[rootID, default: []].append(subscription)
             }
         }
-        var reportedRoots: [UInt64: [SubscriptionNode]] = [:]
-        for rootID in members.keys {
-            guard let root = leaked[rootID]?.node else { continue }
-            let keepers = (subscriptionsByRoot[rootID] ?? []).filter {
-                isKeeper($0, of: root, reason: leaked[rootID]!.reason)
-            }
-            let hasLongLivedSource = liveSources(root).contains {
-                !leakedTogether($0, root) && replay.output(id: $0) != nil
+        var reported: [UInt64: [SubscriptionNode]] = [:]
+        for rootID in groups.members.keys {
+            guard let (root, reason) = groups.leaked[rootID].map({ ($0.node, $0.reason) }) else { continue }
+            let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: reason) }
+            let hasLongLivedSource = LeakedGroups.liveSources(root).contains {
+                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil
             }
             guard hasLongLivedSource || !keepers.isEmpty else { continue }
-            reportedRoots[rootID] = subscriptionsByRoot[rootID] ?? []
+            reported[rootID] = subscriptionsByRoot[rootID] ?? []
         }
+        return reported
+    }
 
+    /// Abandoned subscriptions not already listed in a leaked Output's finding, and those that ended
+    /// late; merged by site.
+    private func subscriptionFindings(outside groups: LeakedGroups, reported: [UInt64: [SubscriptionNode]])
+        -> [Finding]
+    {
         var findings: [Finding] = []
-        if replay.options.kinds.contains(.leakedOutput) {
-            findings += outputFindings(
-                leaked: leaked, members: members, reported: reportedRoots, together: leakedTogether)
+        for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
+            if let rootID = groups.rootOfOutput[subscription.output], reported[rootID] != nil { continue }
+            guard !isReportedElsewhere(subscription), isAbandoned(subscription),
+                let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
+            else { continue }
+            findings.append(subscriptionFinding(subscription, reason: why))
         }
-        if replay.options.kinds.contains(.leakedSubscription) {
-            var leakedSubscriptions: [Finding] = []
-            for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
-                if let rootID = rootOfOutput[subscription.output], reportedRoots[rootID] != nil { continue }
-                guard !isReportedElsewhere(subscription), isAbandoned(subscription),
-                    let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
-                else { continue }
-                leakedSubscriptions.append(subscriptionFinding(subscription, reason: why))
-            }
-            for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
-                leakedSubscriptions.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
-            }
-            findings += mergedBySite(leakedSubscriptions)
+        for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
+            findings.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
         }
-        return findings
+        return mergedBySite(findings)
     }
 
     // MARK: - Outputs
