@@ -37,7 +37,7 @@ struct FeedbackCycleTests {
 
         let recording = BindTrace.capture {
             let text = Output<String>(value: "")
-            bindLine = #line;
+            bindLine = #line + 1
             let subscription = text.bind { if $0.count > 3 { text.update(withValue: String($0.prefix(3))) } }
             text.update(withValue: "Grace")
             subscription.unsubscribe()
