@@ -1,4 +1,8 @@
 #include "CBenchSupport.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <time.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -69,3 +73,43 @@ int bench_has_tsc(void) {
 static volatile uint64_t bench_sink;
 
 void bench_consume(uint64_t value) { bench_sink += value; }
+
+struct bench_parallel {
+    void (*body)(void *context, int index);
+    void *context;
+    atomic_int ready;
+    atomic_int go;
+};
+
+struct bench_parallel_start {
+    struct bench_parallel *shared;
+    int index;
+};
+
+static void *bench_parallel_thread(void *argument) {
+    struct bench_parallel_start *start = argument;
+    struct bench_parallel *shared = start->shared;
+    atomic_fetch_add(&shared->ready, 1);
+    while (!atomic_load(&shared->go)) sched_yield();
+    shared->body(shared->context, start->index);
+    return NULL;
+}
+
+uint64_t bench_parallel_wall_ns(int threads, void (*body)(void *context, int index), void *context) {
+    struct bench_parallel shared = {body, context, 0, 0};
+    pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
+    struct bench_parallel_start *starts = calloc((size_t)threads, sizeof(struct bench_parallel_start));
+    int started = 0;
+    for (; started < threads; started++) {
+        starts[started] = (struct bench_parallel_start){&shared, started};
+        if (pthread_create(&ids[started], NULL, bench_parallel_thread, &starts[started]) != 0) break;
+    }
+    while (atomic_load(&shared.ready) < started) sched_yield();
+    uint64_t begin = bench_monotonic_ns();
+    atomic_store(&shared.go, 1);
+    for (int i = 0; i < started; i++) pthread_join(ids[i], NULL);
+    uint64_t end = bench_monotonic_ns();
+    free(ids);
+    free(starts);
+    return started == threads ? end - begin : 0;
+}

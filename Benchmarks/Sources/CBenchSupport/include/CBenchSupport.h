@@ -28,6 +28,11 @@ uint64_t bench_call_tsc(uint64_t count);
 /// Whether `bench_call_tsc` reads a real time-stamp counter.
 int bench_has_tsc(void);
 
+/// Runs `body(context, index)` on `threads` new threads (index 0..<threads) released together, and
+/// returns the wall-clock nanoseconds from their release until the last one is done; 0 if a thread
+/// could not be started.
+uint64_t bench_parallel_wall_ns(int threads, void (*body)(void *context, int index), void *context);
+
 /// Consumes `value` where the optimiser cannot see it.
 void bench_consume(uint64_t value);
 
