@@ -2,9 +2,9 @@ import Bind
 import CBenchSupport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Several threads recording at once: each thread updates an Output of its own (one subscriber)
@@ -13,7 +13,8 @@ import CBenchSupport
 /// than 2 threads cannot go faster: the target is that they do not collapse (a lock that spins
 /// while its holder is descheduled would).
 enum ThreadScaling {
-    static let section = "Tracing — several threads recording at once; events/s (wall clock), median of 5 runs (1 with --quick)"
+    static let section =
+        "Tracing — several threads recording at once; events/s (wall clock), median of 5 runs (1 with --quick)"
     static let threadCounts = [1, 2, 4, 8]
     /// With more threads than cores, recording keeps at least this share of its 2-thread rate.
     static let collapseLimit = 0.75
@@ -77,11 +78,13 @@ enum ThreadScaling {
             for output in work.outputs { output.update(withValue: 0) }
         }
         let context = Unmanaged.passRetained(work)
-        let nanoseconds = bench_parallel_wall_ns(Int32(threads), { context, index in
-            let work = Unmanaged<Work>.fromOpaque(context!).takeUnretainedValue()
-            let output = work.outputs[Int(index)]
-            for value in 0..<work.updatesPerThread { output.update(withValue: value) }
-        }, context.toOpaque())
+        let nanoseconds = bench_parallel_wall_ns(
+            Int32(threads),
+            { context, index in
+                let work = Unmanaged<Work>.fromOpaque(context!).takeUnretainedValue()
+                let output = work.outputs[Int(index)]
+                for value in 0..<work.updatesPerThread { output.update(withValue: value) }
+            }, context.toOpaque())
         context.release()
         if path != nil { BindTrace.stopRecording() }
         guard nanoseconds > 0 else { return 0 }
