@@ -1,4 +1,3 @@
-import Bind
 import BindTraceModel
 
 /// Turns fuzz bytes into a sequence of decoded events, so the replay sees far more consistent (and

@@ -224,7 +224,10 @@ enum TraceRecorder {
         let cause = bt_cause_slot()!.pointee
         withLock { state in
             guard state.streamOpen else { return }
-            state.announce(subscription.output, subscribers: [subscription], except: nil)
+            // Tested here so the usual case (announced already) makes no array.
+            if subscription.output.announcedEpoch != state.epoch {
+                state.announce(subscription.output, subscribers: [subscription], except: nil)
+            }
             state.writeUnbound(subscription, reason: reason, cause: cause)
         }
     }

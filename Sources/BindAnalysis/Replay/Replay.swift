@@ -73,6 +73,12 @@ public final class Replay {
         self.options = options
     }
 
+    deinit {
+        // An open scope and the subscriptions bound in it hold each other until it ends: a trace
+        // that stops with scopes open would otherwise leave them behind.
+        for scope in scopeTable.values { scope.subscriptions = [] }
+    }
+
     // MARK: - Applying events
 
     /// Applies one event: the state becomes the one right after it.
@@ -435,8 +441,9 @@ public final class Replay {
     }
 
     private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: TraceEvent) {
-        if scopeTable[id] != nil {
+        if let replaced = scopeTable[id] {
             record(.reusedScopeID, event, "scope \(id) ('\(name)') begins again while open")
+            replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
         scopeTable[id] = ScopeNode(
