@@ -136,14 +136,17 @@ struct OutputProbe {
         }
     }
 
-    /// Called only while recording (see ``Probe``).
+    /// Called only while recording (see ``Probe``). The other subscribers are walked only when the
+    /// recorder needs them: to announce this Output, or to compare a Binder's target with theirs.
     @usableFromInline
     func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        recordAll(&subscribers)
         let last = subscribers.count - 1
         let subscription = subscribers[last].probe.recorded(of: info)
         return DeliveryProbe(
-            event: TraceRecorder.bound(subscription, siblings: subscribers.lazy.compactMap { $0.probe.info }))
+            event: TraceRecorder.bound(subscription) {
+                recordAll(&subscribers)
+                return subscribers.compactMap { $0.probe.info }
+            })
     }
 
     /// Called only while recording (see ``Probe``). The subscribers are given trace info only when

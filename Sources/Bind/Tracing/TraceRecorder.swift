@@ -175,18 +175,23 @@ enum TraceRecorder {
         withLock { $0.announce(output, preexisting: false, scope: scope, cause: cause) }
     }
 
-    static func bound<Siblings: Sequence<SubscriptionTraceInfo>>(
-        _ subscription: SubscriptionTraceInfo, siblings: Siblings
-    ) -> UInt64 {
+    /// Records a bind. `siblings` (every subscription of the Output, this one included) is asked for
+    /// only when the Output must be announced or a Binder's target compared, so a traced closure bind
+    /// to an announced Output never walks its subscribers.
+    static func bound(_ subscription: SubscriptionTraceInfo, siblings: () -> [SubscriptionTraceInfo]) -> UInt64 {
         let scope = BindTrace.currentScope
         let cause = bt_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
-            state.announce(subscription.output, subscribers: siblings, except: subscription)
+            var walked: [SubscriptionTraceInfo]?
+            if subscription.output.announcedEpoch != state.epoch {
+                walked = siblings()
+                state.announce(subscription.output, subscribers: walked!, except: subscription)
+            }
             if let identity = subscription.targetIdentity {
                 // A new target at the address of a dead one is not the same target: say the old
                 // one is gone before the bind, so readers never take the two for one.
-                for sibling in siblings
+                for sibling in walked ?? siblings()
                 where sibling !== subscription && sibling.targetIdentity == identity && sibling.targetIsGone {
                     state.append(.dangling(subscription: sibling.id))
                 }
