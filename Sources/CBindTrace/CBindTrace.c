@@ -13,6 +13,7 @@ _Atomic(uint64_t) bt_next_scope_id = 1;
 
 _Thread_local bt_cause bt_current_cause = {0, 0};
 _Thread_local uint32_t bt_current_thread = 0;
+_Thread_local bt_thread_name_cache bt_current_thread_name = {0, 0};
 static const char *autostart_path = NULL;
 
 void bt_spin_wait(bt_spinlock *lock) {

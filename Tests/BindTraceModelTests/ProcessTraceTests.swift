@@ -83,6 +83,20 @@ extension TraceFileTests {
             #expect(reader.ignoredBytes == 0, "a write that failed partway was cut back to whole records")
         }
 
+        @Test("stopRecording stops: BindTrace.isRecording is false after it and later updates reach no file")
+        func stopRecordingStops() throws {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            let (process, output) = try startFixture(["500", "stop"], trace: path)
+            waitOrKill(process)
+            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0)
+            #expect(said == "recording false\n")
+            let reader = try TraceReader(path: path)
+            #expect(updates(labelled: "counter", in: try reader.readAll()) == 500)
+            #expect(reader.gaps.isEmpty, "a stopped recording ends with its end record")
+        }
+
         @Test("SIGTERM flushes before the process ends")
         func terminationFlushes() throws {
             let path = temporaryTracePath()

@@ -66,15 +66,26 @@ struct RecordedTraceTests {
         let atExit = try Tool.run("leaks", "--at-exit", path)
         #expect(atExit.status == 1)
         let lines = atExit.standardOutput.split(separator: "\n").map(String.init)
+        // The lines as they stand in the fixture's source: the creation of 'counter', and the bind of
+        // its default mode (the last `counter.bind { _ in }`).
+        let source = try String(contentsOf: fixtureSource, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let created = try #require(source.firstIndex { $0.hasPrefix("let counter = Output<Int>") }) + 1
+        let bound = try #require(source.lastIndex { $0.contains("counter.bind { _ in }") }) + 1
         #expect(
             lines.first?.hasPrefix(
-                "TraceFixture/main.swift:67: warning: leaked-subscription: closure bound to 'counter' (Int) is still bound at exit"
+                "TraceFixture/main.swift:\(bound): warning: leaked-subscription: closure bound to 'counter' (Int) is still bound at exit"
             ) == true, "\(lines)")
         #expect(
-            lines.contains { $0.hasPrefix("    TraceFixture/main.swift:27: note: 'counter' (Int) is created here") })
+            lines.contains {
+                $0.hasPrefix("    TraceFixture/main.swift:\(created): note: 'counter' (Int) is created here")
+            })
         #expect(!lines.contains { $0.contains("leaked-output") })
         let summary = try Tool.run("summary", path)
         #expect(summary.standardOutput.contains("updated        200"))
     }
 }
+/// Tests/Fixtures/TraceFixture/main.swift, found from this file.
+private let fixtureSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/TraceFixture/main.swift")
 #endif

@@ -1,3 +1,6 @@
+import Bind
+import CBenchSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,8 +19,10 @@ struct BindBenchmarks {
         switch command {
         case "run":
             run(arguments)
-        case "profile" where arguments.count == 3:
-            profile(case: arguments[0], contestant: arguments[1], operations: Int(arguments[2]) ?? 1_000_000)
+        case "profile" where arguments.count == 3 || arguments.count == 4:
+            profile(
+                case: arguments[0], contestant: arguments[1], operations: Int(arguments[2]) ?? 1_000_000,
+                afterRecording: arguments.count == 4 ? arguments[3] : nil)
         case "table":
             let files = Dictionary(uniqueKeysWithValues: arguments.map { ($0, read($0)) })
             TablePrinter.print(files: files, order: arguments)
@@ -60,7 +65,9 @@ struct BindBenchmarks {
 
     /// Runs one contestant of one speed case alone, for a profiler:
     /// `valgrind --tool=callgrind BindBenchmarks profile update10 Bind 100000`.
-    private static func profile(case id: String, contestant: String, operations: Int) {
+    /// With `afterRecording` (a trace path, instrumented variant), a recording is started and stopped
+    /// first, as the tracing table does between its "on" and "off" samples.
+    private static func profile(case id: String, contestant: String, operations: Int, afterRecording: String?) {
         guard let speedCase = SpeedCases.all.first(where: { $0.id == id }) else {
             printError("no case \(id); cases: \(SpeedCases.all.map(\.id).joined(separator: " "))")
             exit(2)
@@ -77,7 +84,18 @@ struct BindBenchmarks {
             printError("no contestant \(contestant) here; use limit, Bind or OpenCombine")
             exit(2)
         }
-        factory(sink)(operations)
+        let run = factory(sink)
+        #if BIND_INSTRUMENTED
+        if let afterRecording {
+            try? BindTrace.startRecording(toFile: afterRecording)
+            run(1)
+            BindTrace.stopRecording()
+        }
+        #endif
+        let start = bench_thread_cpu_ns()
+        run(operations)
+        let nanoseconds = bench_thread_cpu_ns() - start
+        printError("\(Double(nanoseconds) / Double(operations)) ns per operation")
         sink.publish()
     }
 

@@ -265,8 +265,13 @@ struct RecorderState {
         }
         guard index != lastThread else { return }
         lastThread = index
-        let nameID = intern(Self.currentThreadName())
-        appendRecord(.thread(index: UInt64(index), name: nameID))
+        // The name as it was at the thread's first event of this stream's strings.
+        let cache = bt_thread_name_slot()!
+        if cache.pointee.generation != strings.generation {
+            cache.pointee = bt_thread_name_cache(
+                generation: strings.generation, id: intern(Self.currentThreadName()))
+        }
+        appendRecord(.thread(index: UInt64(index), name: cache.pointee.id))
     }
 
     private static func currentThreadName() -> String {

@@ -118,6 +118,8 @@ enum TraceRecorder {
         file = nil
         bt_spin_lock(recordingLock)
         state.pointee.fileClosed()
+        // Off again unless a capture still runs: every probe then takes its untraced path.
+        bt_set_recording(state.pointee.isRecording)
         bt_spin_unlock(recordingLock)
     }
 

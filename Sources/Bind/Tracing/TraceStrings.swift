@@ -10,9 +10,16 @@ struct TraceStrings {
     private var nextID: UInt64 = 1
     /// Every string record of the stream, so a sink that joins mid-stream can define them first.
     private(set) var records: [UInt8] = []
+    /// Which set of ids this is: it changes at every ``reset()``, so an id cached elsewhere (a
+    /// thread's name) is known to be stale.
+    private(set) var generation: UInt64 = 1
 
     /// Forgets every id: a new stream starts at 1 again.
-    mutating func reset() { self = TraceStrings() }
+    mutating func reset() {
+        let next = generation &+ 1
+        self = TraceStrings()
+        generation = next
+    }
 
     /// The id of `file`; `define` is called with the record of a new string.
     mutating func id(of file: StaticString, define: (TraceRecord) -> Void) -> UInt64 {

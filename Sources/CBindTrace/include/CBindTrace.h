@@ -25,6 +25,13 @@ extern _Thread_local uint32_t bt_current_thread;
 static inline bt_cause *bt_cause_slot(void) { return &bt_current_cause; }
 static inline uint32_t *bt_thread_slot(void) { return &bt_current_thread; }
 
+/// The calling thread's name as a string id of the trace strings of `generation` (0: not looked up
+/// yet): looking the name up costs a system call and a string hash, too much for every switch
+/// between two threads that record in turn.
+typedef struct { uint64_t generation; uint64_t id; } bt_thread_name_cache;
+extern _Thread_local bt_thread_name_cache bt_current_thread_name;
+static inline bt_thread_name_cache *bt_thread_name_slot(void) { return &bt_current_thread_name; }
+
 /// The recorder's lock: a test-and-set spin lock that yields the CPU after a short spin. Held only
 /// to encode a record (tens of nanoseconds) or, rarely, to write a full buffer.
 typedef struct { _Atomic(int) held; } bt_spinlock;

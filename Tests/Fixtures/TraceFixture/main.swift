@@ -7,6 +7,8 @@
 //                             room again and N more updates before exiting
 //     TraceFixture N fork     N updates, then fork(): the child makes N updates labelled "child" and
 //                             exits; the parent waits for it, makes N more and exits
+//     TraceFixture N stop     N updates, BindTrace.stopRecording(), prints "recording true|false",
+//                             N more updates, and exits
 import Bind
 
 #if canImport(Glibc)
@@ -61,6 +63,13 @@ case "full":
     usleep(400_000)
     limit.rlim_cur = rlim_t.max
     setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    for value in 1...count { counter.update(withValue: -value) }
+    exit(0)
+case "stop":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    BindTrace.stopRecording()
+    say("recording \(BindTrace.isRecording)")
     for value in 1...count { counter.update(withValue: -value) }
     exit(0)
 default:
