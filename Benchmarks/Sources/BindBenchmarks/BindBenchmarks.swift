@@ -13,6 +13,8 @@ import CBenchSupport
 @main
 struct BindBenchmarks {
     static func main() {
+        // Every variant runs multi-threaded, as apps do (see bench_start_idle_thread).
+        bench_start_idle_thread()
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else { usage() }
         arguments.removeFirst()

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -112,4 +113,15 @@ uint64_t bench_parallel_wall_ns(int threads, void (*body)(void *context, int ind
     free(ids);
     free(starts);
     return started == threads ? end - begin : 0;
+}
+
+static void *bench_idle(void *argument) {
+    (void)argument;
+    for (;;) pause();
+    return NULL;
+}
+
+void bench_start_idle_thread(void) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, bench_idle, NULL) == 0) pthread_detach(thread);
 }

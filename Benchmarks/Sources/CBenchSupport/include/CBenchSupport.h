@@ -33,6 +33,12 @@ int bench_has_tsc(void);
 /// could not be started.
 uint64_t bench_parallel_wall_ns(int threads, void (*body)(void *context, int index), void *context);
 
+/// Starts a thread that sleeps forever: the process is multi-threaded from then on, as every app is.
+/// glibc takes single-threaded shortcuts (a mutex without atomic instructions) only while a process
+/// has one thread, so without this a run that started any thread (a recording's flusher) would be
+/// compared with one that never did.
+void bench_start_idle_thread(void);
+
 /// Consumes `value` where the optimiser cannot see it.
 void bench_consume(uint64_t value);
 
