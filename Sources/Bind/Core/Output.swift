@@ -218,8 +218,8 @@ public class Output<Value>: Unbindable {
         let token = subscribers.nextToken
         subscribers.nextToken &+= 1
         subscribers.entries.append(Subscriber(token: token, deliver: closure, probe: SubscriptionProbe(site)))
-        if subscribers.specialisedUnbind == nil {
-            subscribers.specialisedUnbind = { list, token, reason in list.unbind(token: token, reason: reason) }
+        if subscribers.specialised == nil {
+            subscribers.specialised = { list, token, request in list.perform(request, token: token) }
         }
         let current = storedValue
         let log = debugLog

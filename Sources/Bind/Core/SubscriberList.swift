@@ -29,11 +29,17 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var nextToken: UInt64 = 1
     @usableFromInline let probe: OutputProbe
-    /// ``unbind(token:reason:)`` compiled for this `Value` in the module that binds (set by every
-    /// bind): a ``Subscription`` reaches this list only through its class, and the unspecialised
-    /// generic code would look up metadata on every step of the search. Written once, under `lock`.
-    @usableFromInline @exclusivity(unchecked) var specialisedUnbind:
-        ((SubscriberList<Value>, UInt64, UnbindReason) -> Void)?
+    /// What a ``Subscription`` asks of this list, run by ``specialised``.
+    @usableFromInline enum Request {
+        case unbind(UnbindReason)
+        case handleReleased
+        case contained(ContainerProbe)
+    }
+
+    /// ``perform(_:token:)`` compiled for this `Value` in the module that binds (set by every bind):
+    /// a ``Subscription`` reaches this list only through its class, and the unspecialised generic
+    /// code would look up metadata on every step of the search. Written once, under `lock`.
+    @usableFromInline @exclusivity(unchecked) var specialised: ((SubscriberList<Value>, UInt64, Request) -> Void)?
 
     @usableFromInline
     init(probe: OutputProbe) {
@@ -43,11 +49,40 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     deinit { lock.deallocate() }
 
     override func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {
+        run(.unbind(reason), token: subscription.token)
+    }
+
+    override func handleReleased(token: UInt64) {
+        run(.handleReleased, token: token)
+    }
+
+    override func contained(token: UInt64, container: ContainerProbe) {
+        run(.contained(container), token: token)
+    }
+
+    private func run(_ request: Request, token: UInt64) {
         // Read without the lock: it is set once, by the bind that made (or preceded) this subscription.
-        if let specialisedUnbind {
-            specialisedUnbind(self, subscription.token, reason)
+        if let specialised {
+            specialised(self, token, request)
         } else {
-            unbind(token: subscription.token, reason: reason)
+            perform(request, token: token)
+        }
+    }
+
+    /// Does what a Subscription asked for the subscriber `token`, if it is still bound.
+    @inlinable
+    func perform(_ request: Request, token: UInt64) {
+        switch request {
+        case .unbind(let reason):
+            unbind(token: token, reason: reason)
+        case .handleReleased:
+            lock.lock()
+            if let index = index(of: token) { probe.handleReleased(&entries, index: index) }
+            lock.unlock()
+        case .contained(let container):
+            lock.lock()
+            if let index = index(of: token) { probe.contained(&entries, index: index, container: container) }
+            lock.unlock()
         }
     }
 
@@ -63,17 +98,6 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         _ = consume removed
     }
 
-    override func handleReleased(token: UInt64) {
-        lock.withLock {
-            if let index = index(of: token) { probe.handleReleased(&entries, index: index) }
-        }
-    }
-
-    override func contained(token: UInt64, container: ContainerProbe) {
-        lock.withLock {
-            if let index = index(of: token) { probe.contained(&entries, index: index, container: container) }
-        }
-    }
 
     /// Binary search of the growing tokens. Caller holds `lock`.
     @inlinable

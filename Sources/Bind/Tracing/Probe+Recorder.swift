@@ -126,7 +126,7 @@ struct OutputProbe {
 
     /// Gives every subscriber its trace info: those bound while nothing recorded have none yet.
     /// Runs only while recording, so its walk never costs the untraced paths anything.
-    @usableFromInline
+    @inlinable
     func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // Through the buffer, so checking an entry does not copy (and retain) all of it.
         subscribers.withUnsafeMutableBufferPointer { entries in
@@ -138,7 +138,8 @@ struct OutputProbe {
 
     /// Called only while recording (see ``Probe``). The other subscribers are walked only when the
     /// recorder needs them: to announce this Output, or to compare a Binder's target with theirs.
-    @usableFromInline
+    /// Inlinable, so a traced bind is specialised for its value type like the rest of `bind`.
+    @inlinable
     func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
         let last = subscribers.count - 1
         let subscription = subscribers[last].probe.recorded(of: info)

@@ -180,6 +180,7 @@ enum TraceRecorder {
     /// Records a bind. `siblings` (every subscription of the Output, this one included) is asked for
     /// only when the Output must be announced or a Binder's target compared, so a traced closure bind
     /// to an announced Output never walks its subscribers.
+    @usableFromInline
     static func bound(_ subscription: SubscriptionTraceInfo, siblings: () -> [SubscriptionTraceInfo]) -> UInt64 {
         let scope = BindTrace.currentScope
         let cause = bt_cause_slot()!.pointee
