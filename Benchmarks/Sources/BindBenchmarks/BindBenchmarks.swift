@@ -2,9 +2,9 @@ import Bind
 import CBenchSupport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// `BindBenchmarks run [--quick] [--baseline FILE] [--trace-dir DIR]` prints result rows (TSV) for the
@@ -56,10 +56,10 @@ struct BindBenchmarks {
         let sink = Sink()
         let harness = Harness(settings: settings)
         #if BIND_INSTRUMENTED
-            let results = TracingRun.run(
-                harness: harness, sink: sink, baseline: baseline, traceDirectory: traceDirectory)
+        let results = TracingRun.run(
+            harness: harness, sink: sink, baseline: baseline, traceDirectory: traceDirectory)
         #else
-            let results = PlainRun.run(harness: harness, sink: sink)
+        let results = PlainRun.run(harness: harness, sink: sink)
         #endif
         sink.publish()
         print(results.tsv, terminator: "")

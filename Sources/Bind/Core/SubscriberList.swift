@@ -98,7 +98,6 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         _ = consume removed
     }
 
-
     /// Binary search of the growing tokens. Caller holds `lock`.
     @inlinable
     func index(of token: UInt64) -> Int? {
