@@ -107,7 +107,8 @@ package struct EventNarrator {
             return Line(text: "mark '\(Narrator.shortened(markName))'", outputs: [], sites: [])
         case .labeled(let output, let label):
             return Line(
-                text: "label \(name(output)) '\(Narrator.shortened(label))'", outputs: [output], sites: site(of: output)
+                text: "label \(name(output)) as '\(Narrator.shortened(label))'", outputs: [output],
+                sites: site(of: output)
             )
         case .subscriptionContained(let subscription, let container):
             return Line(text: "add subscription \(subscription) to container #\(container)", outputs: [], sites: [])

@@ -22,6 +22,8 @@ struct EventNarratorTests {
         let updated = narrator.tell(event(4, .updated(output: 1, cause: nil, preview: "\"ada\"")))
         let released = narrator.tell(event(5, .released(output: 1)))
         let after = narrator.tell(event(6, .updated(output: 1, cause: nil, preview: nil)))
+        let labelled = narrator.tell(event(7, .labeled(output: 2, label: "count")))
+        let renamed = narrator.tell(event(8, .updated(output: 2, cause: nil, preview: nil)))
 
         #expect(created.text == "create 'email' (String) at App/Screen.swift:3")
         #expect(derived.text == "create map → Int at Screen.swift:3")
@@ -31,6 +33,8 @@ struct EventNarratorTests {
         #expect(released.text == "release 'email' (String)")
         #expect(released.labels.contains("email"), "a release still matches --label")
         #expect(after.text == "update an Output the trace never created (#1)")
+        #expect(labelled.text == "label map → Int at Screen.swift:3 as 'count'")
+        #expect(renamed.text == "update 'count' (Int)")
     }
 
     @Test("a bind names what was bound; its updates say which subscription caused them; an unbind names the Output")

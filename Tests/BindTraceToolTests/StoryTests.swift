@@ -76,6 +76,9 @@ struct StoryTests {
         #expect(run.status == 0)
         #expect(run.standardOutput.contains("state after event #3:"))
         #expect(run.standardOutput.contains("Outputs (2):"))
+        // Named as every message names them: the label, else kind, value type and site.
+        #expect(run.standardOutput.contains("  #1 'name' (Int), output at App/Screen.swift:3, 0 updates\n"))
+        #expect(run.standardOutput.contains("  #2 map → Int at Screen.swift:5, 0 updates\n"))
         #expect(run.standardOutput.contains("#1 → #2 (map)"))
         #expect(run.standardOutput.contains("subscriptions (0):"))
         let beyond = try Tool.run("replay", "--at", "99", trace.path)

@@ -116,7 +116,9 @@ struct ReplayCommand: ParsableCommand {
         out.line("state after event #\(state.sequence):")
         out.line("Outputs (\(shownOutputs.count)):")
         for output in shownOutputs {
-            var line = "  #\(output.id) \(output.displayName) \(output.kind) at \(output.site)"
+            // An unlabelled Output's name already says its kind and where it was made.
+            var line = "  #\(output.id) \(output.displayName)"
+            if output.label != nil { line += ", \(output.kind) at \(output.site)" }
             line += ", \(output.updateCount) update\(output.updateCount == 1 ? "" : "s")"
             if let preview = output.lastPreview { line += ", last \(Narrator.shortened(preview))" }
             if output.scope != 0, let scope = state.scopes.first(where: { $0.id == output.scope }) {
