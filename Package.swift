@@ -99,7 +99,8 @@ let package = Package(
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
         .testTarget(
-            name: "AppCorpusTests", dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting"]),
+            name: "AppCorpusTests",
+            dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
     ],

@@ -1,4 +1,5 @@
 #if Tracing
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -53,11 +54,7 @@ struct RecordedCorpusTests {
 
 /// Runs the package's built products (`AppCorpus`, `bind-trace`), found next to the test bundle.
 enum Products {
-    struct Run {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-    }
+    typealias Run = ChildProcess.Run
 
     static func executable(_ name: String) throws -> URL {
         var candidates: [URL] = []
@@ -80,21 +77,7 @@ enum Products {
     }
 
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = try executable(name)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try ChildProcess.run(executable(name), arguments, environment: environment)
     }
 }
 #endif

@@ -1,14 +1,11 @@
+import BindTraceTestSupport
 import Foundation
 import Testing
 
 /// Runs the real `bind-trace` binary, found next to the test bundle (`.build/debug`,
 /// `.build-tracing/debug`, or any scratch path), or at `BIND_TRACE_TOOL`.
 enum Tool {
-    struct Run {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-    }
+    typealias Run = ChildProcess.Run
 
     static func executable() throws -> URL {
         var candidates: [URL] = []
@@ -43,21 +40,7 @@ enum Tool {
 
     /// Runs `bind-trace arguments…` and waits for it.
     static func run(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Read before waiting: a full pipe would block the tool.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try ChildProcess.run(executable(), arguments)
     }
 }
 
