@@ -86,8 +86,12 @@ extension TraceFileTests {
         @Test("stopRecording stops: BindTrace.isRecording is false after it and later updates reach no file")
         func stopRecordingStops() throws {
             let path = temporaryTracePath()
-            defer { unlink(path) }
-            let (process, output) = try startFixture(["500", "stop"], trace: path)
+            let second = temporaryTracePath()
+            defer {
+                unlink(path)
+                unlink(second)
+            }
+            let (process, output) = try startFixture(["500", "stop", second], trace: path)
             waitOrKill(process)
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 0)
@@ -95,6 +99,12 @@ extension TraceFileTests {
             let reader = try TraceReader(path: path)
             #expect(updates(labelled: "counter", in: try reader.readAll()) == 500)
             #expect(reader.gaps.isEmpty, "a stopped recording ends with its end record")
+            // A second recording in the same process is a new stream: its strings, the thread's
+            // name among them, are defined again in it.
+            let again = try TraceReader(path: second)
+            #expect(updates(labelled: "counter", in: try again.readAll()) == 500)
+            #expect(again.gaps.isEmpty)
+            #expect(!again.threadNames.isEmpty && again.threadNames == reader.threadNames)
         }
 
         @Test("SIGTERM flushes before the process ends")

@@ -7,8 +7,8 @@
 //                             room again and N more updates before exiting
 //     TraceFixture N fork     N updates, then fork(): the child makes N updates labelled "child" and
 //                             exits; the parent waits for it, makes N more and exits
-//     TraceFixture N stop     N updates, BindTrace.stopRecording(), prints "recording true|false",
-//                             N more updates, and exits
+//     TraceFixture N stop P   N updates, BindTrace.stopRecording(), prints "recording true|false",
+//                             N more updates, then records N more to the file P, and exits
 import Bind
 
 #if canImport(Glibc)
@@ -71,6 +71,11 @@ case "stop":
     BindTrace.stopRecording()
     say("recording \(BindTrace.isRecording)")
     for value in 1...count { counter.update(withValue: -value) }
+    if arguments.count > 3 {
+        try! BindTrace.startRecording(toFile: arguments[3])
+        for value in 1...count { counter.update(withValue: value) }
+        BindTrace.stopRecording()
+    }
     exit(0)
 default:
     counter.bind { _ in }
