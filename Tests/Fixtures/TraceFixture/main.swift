@@ -1,6 +1,7 @@
 // A program the trace tests run with BIND_TRACE=/path, then read what reached the file.
 //
 //     TraceFixture N          N updates, waits past a flush, prints "flushed N", updates until killed
+//                             (or for a minute at most, or until its parent is gone)
 //     TraceFixture N exit     the same, then exits normally
 //     TraceFixture N crash    N updates in a burst; the closure bound to the N-th calls fatalError
 //     TraceFixture N full     the file may hold only 16 KiB: N updates, a flush that fails, then
@@ -84,10 +85,15 @@ default:
     usleep(400_000)
     say("flushed \(count)")
     if mode == "exit" { exit(0) }
+    // Killed by the test; a fixture whose test runner died first (its parent changed) or that
+    // ran a minute stops on its own, so an orphan cannot fill the disk with its trace.
+    let parent = getppid()
     var value = count
-    while true {
-        value += 1
-        counter.update(withValue: value)
-        if value % 1000 == 0 { usleep(1000) }
+    for _ in 0..<60_000 where getppid() == parent {
+        for _ in 0..<1000 {
+            value += 1
+            counter.update(withValue: value)
+        }
+        usleep(1000)
     }
 }
