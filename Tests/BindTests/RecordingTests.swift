@@ -62,4 +62,33 @@ struct RecordingTests {
         }
         #expect(steady.count == 1 + threads * rounds)
     }
+
+    @Test("Outputs made before a recording are merged, switched and updated from many threads as it runs")
+    func preexistingOutputsUsedConcurrently() {
+        // Made while nothing records: each gets its trace info from whichever thread needs it first.
+        let first = Output<Int>(value: 0).labeled("first")
+        let second = Output<Int>(value: 0)
+        let inners = (0..<3).map { Output<Int>(value: $0) }
+        let selected = Output<Int>(value: 0)
+        let followed = selected.flatMap { inners[$0] }
+        let (seen, _) = followed.recorded()
+        let threads = 4
+        let rounds = 200
+        _ = BindTrace.capture("preexisting") {
+            runOnThreads(threads) { thread in
+                for round in 0..<rounds {
+                    switch (thread + round) % 4 {
+                    case 0: _ = Output.merge(first, second).map { $0 + 1 }.bind { _ in }
+                    case 1: selected.update(withValue: round % inners.count)
+                    case 2: inners[round % inners.count].update(withValue: round)
+                    default: first.labeled("first \(round)").update(withValue: round)
+                    }
+                }
+            }
+        }
+        selected.update(withValue: 2)
+        inners[2].update(withValue: -1)
+        #expect(followed.value == -1)
+        #expect(seen.values.last == -1)
+    }
 }

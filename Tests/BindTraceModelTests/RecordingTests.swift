@@ -153,6 +153,33 @@ struct RecordingTests {
         #expect(events.contains { if case .unbound(_, .unsubscribe, _) = $0.kind { true } else { false } })
     }
 
+    @Test("an Output made and labelled while nothing records is announced with its label, kind and site")
+    func labelledBeforeRecording() throws {
+        // Its trace info is made only when needed: the label must still reach a later recording.
+        let line: UInt = #line; let early = Relay<Int>().labeled("early-relay")
+        let other = Output<Int>()
+        let recording = try #require(
+            BindTrace.capture {
+                let merged = Output.merge(early, other)
+                early.update(withValue: 1)
+                withExtendedLifetime(merged) {}
+            })
+        let events = try recording.events()
+        let creations = events.compactMap { event -> TraceEvent.OutputCreation? in
+            if case .outputCreated(let creation) = event.kind { creation } else { nil }
+        }
+        let creation = try #require(creations.first { $0.site.line == line })
+        #expect(creation.label == "early-relay")
+        #expect(creation.kind == .relay)
+        #expect(creation.valueType == "Int")
+        let merged = try #require(creations.first { $0.kind == .merge })
+        #expect(
+            events.contains {
+                if case .edge(creation.output, merged.output, .merge) = $0.kind { true } else { false }
+            })
+        #expect(events.contains { if case .fired(creation.output, _, _) = $0.kind { true } else { false } })
+    }
+
     @Test("value previews are short and off unless asked for")
     func valuePreviews() throws {
         let long = String(repeating: "x", count: 1000)

@@ -102,6 +102,18 @@
             }
         }
 
+        static var lifetime: Factory? {
+            { sink in
+                { n in
+                    for i in 0..<n {
+                        let subject = CurrentValueSubject<Int, Never>(i)
+                        let cancellable = subject.sink { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        withExtendedLifetime(cancellable) {}
+                    }
+                }
+            }
+        }
+
         typealias Factory = (Sink) -> (Int) -> Void
     }
 #else
@@ -114,6 +126,7 @@
         static var combine: Factory? { nil }
         static var merge: Factory? { nil }
         static var churn: Factory? { nil }
+        static var lifetime: Factory? { nil }
     }
 #endif
 

@@ -32,6 +32,7 @@ enum SpeedCases {
             combine,
             merge,
             churn,
+            lifetime,
         ]
     }
 
@@ -192,6 +193,31 @@ enum SpeedCases {
                 }
             },
             openCombine: OpenCombineCases.churn)
+    }
+
+    /// An Output made, bound once and released with its closure: a reused cell's view model in
+    /// miniature. What the instrumented build adds here while nothing records is its creation cost.
+    static var lifetime: SpeedCase {
+        SpeedCase(
+            id: "lifetime", title: "Output made, bound once, released", traceEventsPerOperation: 4,
+            limitTarget: nil, openCombineHasOperator: true,
+            limit: { sink in
+                { n in
+                    for i in 0..<n {
+                        let output = ClosureArray<Int>(value: i)
+                        output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                    }
+                }
+            },
+            bind: { sink in
+                { n in
+                    for i in 0..<n {
+                        let output = Output<Int>(value: i)
+                        output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                    }
+                }
+            },
+            openCombine: OpenCombineCases.lifetime)
     }
 }
 

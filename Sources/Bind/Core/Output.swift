@@ -34,7 +34,7 @@ public class Output<Value>: Unbindable {
     /// Set by ``debug(identifier:)``; guarded by `lock`. Checked once per update.
     @usableFromInline @exclusivity(unchecked) final var debugLog: DebugLog?
     /// Where ``debug(identifier:)`` prints; guarded by `lock`.
-    final var printer: Printable = StandardOutputPrinter()
+    @usableFromInline final var printer: Printable = StandardOutputPrinter()
 
     /// Creates an Output, storing `value` when one is given.
     ///
@@ -53,7 +53,9 @@ public class Output<Value>: Unbindable {
         self.printer = printer
     }
 
-    @usableFromInline
+    /// Inlinable, so it runs specialised where the Output is made: generic code would look up the
+    /// type metadata of its subscriber list (a hash-table search) for every Output.
+    @inlinable
     init(value: Value?, storesValues: Bool, kind: OutputKind, file: StaticString, line: UInt) {
         let probe = OutputProbe(kind: kind, valueType: Value.self, file: file, line: line)
         subscribers = SubscriberList(probe: probe)
@@ -61,17 +63,11 @@ public class Output<Value>: Unbindable {
         self.storesValues = storesValues
         // Kept even when later values are not: `Relay(value:)` replays it, as in the original framework.
         self.storedValue = value
-        probe.created()
+        subscribers.probe.created()
     }
 
     deinit {
-        lock.lock()
-        var released = subscribers.entries
-        subscribers.entries = []
-        subscribers.probe.released(&released)
-        lock.unlock()
-        // The closures may hold derived Outputs, released in turn: one cascade step each.
-        Cascade.release(consume released)
+        subscribers.outputReleased()
     }
 
     /// The latest value, or `nil` when there is none yet (for a ``Relay``: the value it was created with, if any).
@@ -198,14 +194,14 @@ public class Output<Value>: Unbindable {
         lock.withLock {
             debugLog = DebugLog(identifier: identifier, typeName: "\(type(of: self))", printer: printer)
         }
-        subscribers.probe.labeled(identifier)
+        Probe.labeled(subscribers, identifier)
         return self
     }
 
     /// Names this Output in traces, graphs and reports without printing anything.
     @discardableResult
     public final func labeled(_ label: String) -> Output<Value> {
-        subscribers.probe.labeled(label)
+        Probe.labeled(subscribers, label)
         return self
     }
 

@@ -28,20 +28,24 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Subscriber<Value>> = []
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var nextToken: UInt64 = 1
-    @usableFromInline let probe: OutputProbe
-    /// What a ``Subscription`` asks of this list, run by ``specialised``.
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var probe: OutputProbe
+    /// What a ``Subscription`` (or the Output, as it is released) asks of this list, run by
+    /// ``specialised``.
     @usableFromInline enum Request {
         case unbind(UnbindReason)
         case handleReleased
         case contained(ContainerProbe)
+        case outputReleased
     }
 
     /// ``perform(_:token:)`` compiled for this `Value` in the module that binds (set by every bind):
-    /// a ``Subscription`` reaches this list only through its class, and the unspecialised generic
-    /// code would look up metadata on every step of the search. Written once, under `lock`.
+    /// a ``Subscription`` reaches this list only through its class, and an Output's `deinit` runs
+    /// unspecialised; generic code there would look up the subscriber array's type metadata (a
+    /// hash-table search) at every step. Written once, under `lock`.
     @usableFromInline @exclusivity(unchecked) var specialised: ((SubscriberList<Value>, UInt64, Request) -> Void)?
 
-    @usableFromInline
+    @inlinable
     init(probe: OutputProbe) {
         self.probe = probe
     }
@@ -83,6 +87,24 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
             lock.lock()
             if let index = index(of: token) { probe.contained(&entries, index: index, container: container) }
             lock.unlock()
+        case .outputReleased:
+            lock.lock()
+            var released = entries
+            entries = []
+            probe.released(&released)
+            lock.unlock()
+            // The closures may hold derived Outputs, released in turn: one cascade step each.
+            Cascade.release(consume released)
+        }
+    }
+
+    /// The Output is gone: its subscribers are unbound and released.
+    func outputReleased() {
+        if let specialised {
+            specialised(self, 0, .outputReleased)
+        } else {
+            // Nothing was ever bound, so there is nothing to release; only a trace may want to know.
+            Probe.releasedUnbound(self)
         }
     }
 

@@ -36,16 +36,11 @@ extension Output {
 
     @usableFromInline
     final func recordEdge<Derived>(to derived: Output<Derived>, kind: OutputKind) {
-        lock.withLock {
-            subscribers.probe.edge(
-                to: derived.subscribers.probe, kind: kind, sourceSubscribers: &subscribers.entries)
-        }
+        Probe.edge(from: subscribers, to: derived.subscribers, kind: kind)
     }
 
     final func recordInnerSwitch<Inner>(to inner: Output<Inner>) {
-        inner.lock.withLock {
-            inner.subscribers.probe.innerSwitch(from: subscribers.probe, innerSubscribers: &inner.subscribers.entries)
-        }
+        Probe.innerSwitch(from: subscribers, to: inner.subscribers)
     }
 }
 

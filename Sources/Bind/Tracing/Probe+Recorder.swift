@@ -107,27 +107,57 @@ struct SubscriptionProbe {
     }
 }
 
+/// The instrumentation of one Output, kept with its subscribers and guarded by the same lock.
+///
+/// Holds the creation site inline and makes the trace info only when a recording first needs it
+/// (or a label must be kept), so an Output made while nothing records allocates nothing for tracing.
+/// The info is set once, under the Output's lock; every member that reads it runs with that lock
+/// held, or before the Output is shared (its creation).
 @usableFromInline
 struct OutputProbe {
     @usableFromInline typealias Preview = [UInt8]?
-    @usableFromInline let info: OutputTraceInfo
+    let kind: OutputKind
+    let valueType: Any.Type
+    let file: StaticString
+    let line: UInt
+    /// Guarded by the Output's lock; never changes once set.
+    @usableFromInline var madeInfo: OutputTraceInfo?
 
     @usableFromInline
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
-        info = OutputTraceInfo(kind: kind, valueType: valueType, file: file, line: line)
+        self.kind = kind
+        self.valueType = valueType
+        self.file = file
+        self.line = line
+    }
+
+    /// The trace info, made on first use. Lock held, or the Output not yet shared.
+    @inlinable
+    var info: OutputTraceInfo {
+        mutating get { madeInfo ?? makeInfo() }
     }
 
     @usableFromInline
-    func created() {
+    mutating func makeInfo() -> OutputTraceInfo {
+        let made = OutputTraceInfo(kind: kind, valueType: valueType, file: file, line: line)
+        madeInfo = made
+        return made
+    }
+
+    /// Runs as the Output is made, before it is shared.
+    @usableFromInline
+    mutating func created() {
         if bt_is_recording() { TraceRecorder.outputCreated(info) }
     }
 
-    func labeled(_ label: String) { info.setLabel(label) }
+    /// Lock held.
+    mutating func labeled(_ label: String) { TraceRecorder.labelChanged(info, to: label) }
 
     /// Gives every subscriber its trace info: those bound while nothing recorded have none yet.
     /// Runs only while recording, so its walk never costs the untraced paths anything.
     @inlinable
-    func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
+    mutating func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
+        let info = self.info
         // Through the buffer, so checking an entry does not copy (and retain) all of it.
         subscribers.withUnsafeMutableBufferPointer { entries in
             for index in entries.indices where entries[index].probe.info == nil {
@@ -140,7 +170,7 @@ struct OutputProbe {
     /// recorder needs them: to announce this Output, or to compare a Binder's target with theirs.
     /// Inlinable, so a traced bind is specialised for its value type like the rest of `bind`.
     @inlinable
-    func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
+    mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
         let last = subscribers.count - 1
         let subscription = subscribers[last].probe.recorded(of: info)
         return DeliveryProbe(
@@ -153,7 +183,9 @@ struct OutputProbe {
     /// Called only while recording (see ``Probe``). The subscribers are given trace info only when
     /// the recorder announces this Output (its first event in this recording).
     @usableFromInline
-    func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview) -> DeliveryProbe {
+    mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
+        -> DeliveryProbe
+    {
         DeliveryProbe(
             event: TraceRecorder.updated(info, preview: preview) {
                 recordAll(&subscribers)
@@ -163,45 +195,45 @@ struct OutputProbe {
 
     /// Called only while recording (see ``Probe``).
     @usableFromInline
-    func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
+    mutating func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
         TraceRecorder.unbound(subscriber.probe.recorded(of: info), reason: reason)
     }
 
     @usableFromInline
-    func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
-        guard bt_is_recording() else { return }
+    mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
+        // An Output with no trace info was never in a trace: its release concerns none.
+        guard bt_is_recording(), madeInfo != nil else { return }
         recordAll(&subscribers)
         TraceRecorder.outputReleased(info, subscribers: subscribers.lazy.compactMap { $0.probe.info })
     }
 
-    @usableFromInline
-    func edge<Value>(
-        to derived: OutputProbe, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
+    /// Lock held.
+    mutating func edge<Value>(
+        to derived: OutputTraceInfo, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
     ) {
-        guard bt_is_recording() else { return }
         recordAll(&sourceSubscribers)
         TraceRecorder.edge(
-            from: info, to: derived.info, kind: kind,
+            from: info, to: derived, kind: kind,
             sourceSubscribers: sourceSubscribers.lazy.compactMap { $0.probe.info })
     }
 
     /// Called on the inner Output's probe, with its lock held.
-    @usableFromInline
-    func innerSwitch<Value>(from flatMap: OutputProbe, innerSubscribers: inout ContiguousArray<Subscriber<Value>>) {
-        guard bt_is_recording() else { return }
+    mutating func innerSwitch<Value>(
+        from flatMap: OutputTraceInfo, innerSubscribers: inout ContiguousArray<Subscriber<Value>>
+    ) {
         recordAll(&innerSubscribers)
         TraceRecorder.innerSwitch(
-            flatMap: flatMap.info, inner: info, innerSubscribers: innerSubscribers.lazy.compactMap { $0.probe.info })
+            flatMap: flatMap, inner: info, innerSubscribers: innerSubscribers.lazy.compactMap { $0.probe.info })
     }
 
     @usableFromInline
-    func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
+    mutating func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
         guard bt_is_recording() else { return }
         TraceRecorder.handleReleased(subscriptionID: subscribers[index].probe.recorded(of: info).id)
     }
 
     @usableFromInline
-    func contained<Value>(
+    mutating func contained<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int, container: ContainerProbe
     ) {
         guard bt_is_recording() else { return }
@@ -300,6 +332,42 @@ enum Probe {
     ) {
         guard bt_is_recording() else { return }
         list.probe.unbound(&subscriber, reason: reason)
+    }
+
+    // The probes below take the Outputs' locks themselves: the plain build takes none for them.
+
+    /// Records the release of an Output that never had a subscriber.
+    static func releasedUnbound<Value>(_ list: SubscriberList<Value>) {
+        guard bt_is_recording() else { return }
+        list.lock.withLock { list.probe.released(&list.entries) }
+    }
+
+    /// Records `label` (kept even while nothing records, for a later recording's announcement).
+    static func labeled<Value>(_ list: SubscriberList<Value>, _ label: String) {
+        list.lock.withLock { list.probe.labeled(label) }
+    }
+
+    /// Records that `derived` is derived from `source`. One Output's lock at a time (an operator
+    /// may already have bound `derived` to another source): its trace info is made under its own
+    /// lock first.
+    @usableFromInline
+    static func edge<Source, Derived>(
+        from source: SubscriberList<Source>, to derived: SubscriberList<Derived>, kind: OutputKind
+    ) {
+        guard bt_is_recording() else { return }
+        let derivedInfo = derived.lock.withLock { derived.probe.info }
+        source.lock.withLock {
+            source.probe.edge(to: derivedInfo, kind: kind, sourceSubscribers: &source.entries)
+        }
+    }
+
+    /// Records that a flatMap now forwards `inner`, as ``edge(from:to:kind:)`` does.
+    static func innerSwitch<FlatMapped, Inner>(
+        from flatMap: SubscriberList<FlatMapped>, to inner: SubscriberList<Inner>
+    ) {
+        guard bt_is_recording() else { return }
+        let flatMapInfo = flatMap.lock.withLock { flatMap.probe.info }
+        inner.lock.withLock { inner.probe.innerSwitch(from: flatMapInfo, innerSubscribers: &inner.entries) }
     }
 }
 

@@ -49,16 +49,9 @@ struct OutputProbe {
     @inlinable init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {}
 
     @inlinable func created() {}
-    @inlinable func labeled(_ label: String) {}
 
     // The members below run with the Output's lock held.
     @inlinable func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {}
-    @inlinable func edge<Value>(
-        to derived: OutputProbe, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
-    ) {}
-    @inlinable func innerSwitch<Value>(
-        from flatMap: OutputProbe, innerSubscribers: inout ContiguousArray<Subscriber<Value>>
-    ) {}
     @inlinable func handleReleased<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int
     ) {}
@@ -85,6 +78,16 @@ enum Probe {
     /// Lock held.
     @inlinable static func unbound<Value>(
         _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason
+    ) {}
+
+    // Probes that take the Outputs' locks themselves (here: none).
+    @inlinable static func releasedUnbound<Value>(_ list: SubscriberList<Value>) {}
+    @inlinable static func labeled<Value>(_ list: SubscriberList<Value>, _ label: String) {}
+    @inlinable static func edge<Source, Derived>(
+        from source: SubscriberList<Source>, to derived: SubscriberList<Derived>, kind: OutputKind
+    ) {}
+    @inlinable static func innerSwitch<FlatMapped, Inner>(
+        from flatMap: SubscriberList<FlatMapped>, to inner: SubscriberList<Inner>
     ) {}
 }
 
