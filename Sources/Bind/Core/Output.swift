@@ -41,11 +41,13 @@ public class Output<Value>: Unbindable {
     /// - Parameters:
     ///   - value: the initial value; `nil` leaves the Output empty until its first update.
     ///   - file, line: the creation site recorded by the instrumented build.
+    @inlinable
     public convenience init(value: Value? = nil, file: StaticString = #fileID, line: UInt = #line) {
         self.init(value: value, storesValues: true, kind: .output, file: file, line: line)
     }
 
     /// Creates an Output whose ``debug(identifier:)`` log goes to `printer`.
+    @inlinable
     public convenience init(
         value: Value? = nil, printer: Printable, file: StaticString = #fileID, line: UInt = #line
     ) {

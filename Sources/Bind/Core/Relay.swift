@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 /// A stateless ``Output``: it passes each value to its bound closures and forgets it.
 ///
 /// A closure bound later, or a `combine` built later, never sees an earlier value.
@@ -14,6 +16,7 @@ public final class Relay<Value>: Output<Value> {
     ///   - value: as in the original framework, a value every closure bound later is called with
     ///     at once (updates never replace it); usually left out.
     ///   - printer: where ``Output/debug(identifier:)`` prints.
+    @inlinable
     public init(
         value: Value? = nil, printer: Printable = StandardOutputPrinter(), file: StaticString = #fileID,
         line: UInt = #line

@@ -4,7 +4,8 @@ extension Output {
     /// A new Output derived from this one, recorded with an edge from this one.
     ///
     /// It stores values only when this Output does, so what is derived from a ``Relay`` does not replay.
-    @usableFromInline
+    /// Inlinable, so the new Output is made specialised (see ``Output/init(value:storesValues:kind:file:line:)``).
+    @inlinable
     final func derive<Derived>(
         _ type: Derived.Type, kind: OutputKind, file: StaticString, line: UInt, storesValues: Bool? = nil
     ) -> Output<Derived> {
