@@ -10,35 +10,36 @@ import CBindTrace
 /// from it only when a recording needs it, so binding while nothing records allocates nothing.
 @usableFromInline
 struct BindSite {
-    @usableFromInline let origin: BindOrigin
+    /// In the form the subscriber keeps it, so making its probe copies three words and no more.
+    @usableFromInline let identity: SubscriptionProbe.Identity
     @usableFromInline let line: UInt
     @usableFromInline let file: StaticString
 
     @inlinable
-    init(origin: BindOrigin, file: StaticString, line: UInt) {
-        self.origin = origin
+    init(identity: SubscriptionProbe.Identity, file: StaticString, line: UInt) {
+        self.identity = identity
         self.line = line
         self.file = file
     }
 
     @inlinable static func closure(file: StaticString, line: UInt) -> BindSite {
-        BindSite(origin: .closure, file: file, line: line)
+        BindSite(identity: .closure, file: file, line: line)
     }
     @inlinable static func `operator`(file: StaticString, line: UInt) -> BindSite {
-        BindSite(origin: .operator, file: file, line: line)
+        BindSite(identity: .operator, file: file, line: line)
     }
     @inlinable static func binder(_ probe: BinderProbe, file: StaticString, line: UInt) -> BindSite {
-        BindSite(origin: probe.origin, file: file, line: line)
+        BindSite(identity: .binder(probe.target), file: file, line: line)
     }
 }
 
 @usableFromInline
 struct BinderProbe {
-    @usableFromInline let origin: BindOrigin
+    @usableFromInline let target: BinderTarget
 
     @usableFromInline
     init<Target: AnyObject>(target: Target) {
-        origin = .binder(BinderTarget(target))
+        self.target = BinderTarget(target)
     }
 
     /// Records each delivery that finds the target gone.
@@ -71,11 +72,7 @@ struct SubscriptionProbe {
 
     @inlinable
     init(_ site: BindSite) {
-        switch site.origin {
-        case .closure: identity = .closure
-        case .operator: identity = .operator
-        case .binder(let target): identity = .binder(target)
-        }
+        identity = site.identity
         line = site.line
         file = site.file
     }
