@@ -85,6 +85,51 @@ struct TraceFormatTests {
         }
     }
 
+    @Test("the recorder's in-place bind and unbind encodings write exactly what the general encoder writes")
+    func bindHotPathsMatchEncoder() {
+        let values: [UInt64] = [0, 1, 127, 128, 300, 1 << 35, .max]
+        let flagSets: [UInt64] = [
+            0, TraceFormat.BindFlag.preexisting, TraceFormat.BindFlag.internal,
+            TraceFormat.BindFlag.preexisting | TraceFormat.BindFlag.internal,
+        ]
+        for value in values {
+            for other in values {
+                for back in [0, 1, 129, UInt64.max] {
+                    let cause = back == 0 ? CauseField.none : CauseField(back: back, subscription: other ^ 7)
+                    for flags in flagSets {
+                        var expected: [UInt8] = []
+                        TraceRecord.event(
+                            delta: other,
+                            .bound(
+                                subscription: value, output: other, file: value ^ 3, line: other, flags: flags,
+                                target: nil, scope: value, cause: cause)
+                        ).encode(into: &expected)
+                        var buffer = [UInt8](repeating: 0xAA, count: 128)
+                        let count = buffer.withUnsafeMutableBufferPointer {
+                            TraceRecord.encodeBound(
+                                at: $0.baseAddress!, delta: other, subscription: value, output: other, file: value ^ 3,
+                                line: other, flags: flags, scope: value, cause: cause)
+                        }
+                        #expect(count <= 92)
+                        #expect(Array(buffer.prefix(count)) == expected, "bound \(value) \(other) \(back) \(flags)")
+                    }
+                    for reason in UnbindReason.allCases {
+                        var expected: [UInt8] = []
+                        TraceRecord.event(delta: value, .unbound(subscription: other, reason: reason, cause: cause))
+                            .encode(into: &expected)
+                        var buffer = [UInt8](repeating: 0xAA, count: 64)
+                        let count = buffer.withUnsafeMutableBufferPointer {
+                            TraceRecord.encodeUnbound(
+                                at: $0.baseAddress!, delta: value, subscription: other, reason: reason, cause: cause)
+                        }
+                        #expect(count <= 52)
+                        #expect(Array(buffer.prefix(count)) == expected, "unbound \(value) \(other) \(back) \(reason)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a long record's length takes several bytes and still decodes")
     func longRecord() throws {
         var trace = TraceWriter()

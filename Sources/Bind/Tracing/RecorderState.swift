@@ -184,13 +184,24 @@ struct RecorderState {
         subscription.announcedEpoch = epoch
         let fileID = intern(subscription.file)
         var flags: UInt64 = preexisting ? TraceFormat.BindFlag.preexisting : 0
-        var target: EventRecord.BoundTarget?
+        let binder: BinderTarget?
         switch subscription.origin {
-        case .closure: break
-        case .operator: flags |= TraceFormat.BindFlag.internal
-        case .binder(let binder):
-            target = EventRecord.BoundTarget(type: intern(binder.type), identity: UInt64(binder.identity))
+        case .closure: binder = nil
+        case .operator:
+            binder = nil
+            flags |= TraceFormat.BindFlag.internal
+        case .binder(let target): binder = target
         }
+        guard let binder else {
+            let field = causeField(cause)
+            let (id, output, line) = (subscription.id, subscription.output.id, UInt64(subscription.line))
+            return appendInPlace(maximumLength: 92) { base, delta in
+                TraceRecord.encodeBound(
+                    at: base, delta: delta, subscription: id, output: output, file: fileID, line: line, flags: flags,
+                    scope: scope, cause: field)
+            }
+        }
+        let target = EventRecord.BoundTarget(type: intern(binder.type), identity: UInt64(binder.identity))
         return append(
             .bound(
                 subscription: subscription.id, output: subscription.output.id, file: fileID,
@@ -202,7 +213,11 @@ struct RecorderState {
         if subscription.announcedEpoch != epoch {
             writeBound(subscription, preexisting: true, scope: 0, cause: bt_cause())
         }
-        append(.unbound(subscription: subscription.id, reason: reason, cause: causeField(cause)))
+        let field = causeField(cause)
+        let id = subscription.id
+        appendInPlace(maximumLength: 52) { base, delta in
+            TraceRecord.encodeUnbound(at: base, delta: delta, subscription: id, reason: reason, cause: field)
+        }
     }
 
     /// The cause as the next event writes it: events back from it, or none when the cause is older
@@ -226,6 +241,24 @@ struct RecorderState {
         eventsSinceClock = true
         eventsInBuffer += 1
         appendRecord(.event(delta: delta, event))
+        return sequence
+    }
+
+    /// Appends one event that `encode` writes in place (at most `maximumLength` bytes, given where
+    /// and the tick delta), as ``append(_:)`` would; returns its sequence number. A cause field must
+    /// be made before this call: it counts back from the event this makes.
+    @inline(__always) @discardableResult
+    mutating func appendInPlace(maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int) -> UInt64 {
+        switchThreadIfNeeded()
+        let now = bt_ticks()
+        let delta = now > lastTicks ? now - lastTicks : 0
+        if now > lastTicks { lastTicks = now }
+        if count + maximumLength > Self.bufferCapacity { flush() }
+        sequence += 1
+        eventsSinceClock = true
+        eventsInBuffer += 1
+        count += encode(buffer + count, delta)
+        if count >= Self.bufferThreshold { flush() }
         return sequence
     }
 

@@ -1,0 +1,44 @@
+// The recorder's hot events encoded in place, byte for byte what `TraceRecord.encode(at:)` writes for
+// the same event: the generic path builds an `EventRecord` of up to eight fields and switches on it
+// twice, which costs a traced bind + unbind more than the rest of its recording.
+extension TraceRecord {
+    /// Encodes `.event(delta, .bound(…))` of a closure's or operator's subscription (no Binder
+    /// target) at `base`; returns the bytes written (at most 92).
+    @inlinable
+    package static func encodeBound(
+        at base: UnsafeMutablePointer<UInt8>, delta: UInt64, subscription: UInt64, output: UInt64, file: UInt64,
+        line: UInt64, flags: UInt64, scope: UInt64, cause: CauseField
+    ) -> Int {
+        base[0] = TraceFormat.Tag.bound.rawValue
+        // Nine fields of at most 10 bytes: the payload is under 128 and its length is one byte.
+        var count = 2
+        count = writeVarint(delta, at: base, count)
+        count = writeVarint(subscription, at: base, count)
+        count = writeVarint(output, at: base, count)
+        count = writeVarint(file, at: base, count)
+        count = writeVarint(line, at: base, count)
+        count = writeVarint(flags & ~TraceFormat.BindFlag.binder, at: base, count)
+        count = writeVarint(scope, at: base, count)
+        count = writeVarint(cause.back, at: base, count)
+        if cause.back != 0 { count = writeVarint(cause.subscription, at: base, count) }
+        base[1] = UInt8(count - 2)
+        return count
+    }
+
+    /// Encodes `.event(delta, .unbound(…))` at `base`; returns the bytes written (at most 52).
+    @inlinable
+    package static func encodeUnbound(
+        at base: UnsafeMutablePointer<UInt8>, delta: UInt64, subscription: UInt64, reason: UnbindReason,
+        cause: CauseField
+    ) -> Int {
+        base[0] = TraceFormat.Tag.unbound.rawValue
+        var count = 2
+        count = writeVarint(delta, at: base, count)
+        count = writeVarint(subscription, at: base, count)
+        count = writeVarint(UInt64(reason.rawValue), at: base, count)
+        count = writeVarint(cause.back, at: base, count)
+        if cause.back != 0 { count = writeVarint(cause.subscription, at: base, count) }
+        base[1] = UInt8(count - 2)
+        return count
+    }
+}
