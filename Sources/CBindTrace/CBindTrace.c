@@ -7,6 +7,9 @@
 
 _Atomic(bool) bt_recording_flag = false;
 _Atomic(bool) bt_previews_flag = false;
+bt_spinlock bt_recording_lock_storage;
+_Atomic(void *) bt_recorder_state_storage = NULL;
+_Atomic(bool) bt_recorder_ready_flag = false;
 _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;

@@ -24,12 +24,9 @@ import Musl
 ///   flusher every 100 ms, by a thread whose event left many chunks pending, and when stopping).
 @usableFromInline
 enum TraceRecorder {
-    /// Orders every event; guards `state`. See the type's documentation.
-    nonisolated(unsafe) static let recordingLock: UnsafeMutablePointer<bt_spinlock> = {
-        let lock = UnsafeMutablePointer<bt_spinlock>.allocate(capacity: 1)
-        lock.initialize(to: bt_spinlock())
-        return lock
-    }()
+    /// Orders every event; guards `state`. See the type's documentation. A C global, so reaching it
+    /// costs no once-check (nor, in a signal handler, a lazy initialisation).
+    static var recordingLock: UnsafeMutablePointer<bt_spinlock> { bt_recording_lock() }
     /// Serialises file I/O; taken before `recordingLock` when both are needed, never inside it.
     nonisolated(unsafe) static let writeLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -58,25 +55,37 @@ enum TraceRecorder {
         }
     }()
 
+    /// Runs `body` with the recording lock held. Every recorded event comes through here, so it
+    /// reaches the lock and the state through C globals: the lazy globals' once-checks cost a map
+    /// chain about 20 instructions per event.
     @inline(__always)
     static func withLock<T>(_ body: (inout RecorderState) throws -> T) rethrows -> T {
-        _ = autostart
-        bt_spin_lock(recordingLock)
+        if !bt_recorder_ready() { prepare() }
+        let lock = bt_recording_lock()
+        let recorder = bt_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
+        bt_spin_lock(lock)
         let result: T
         do {
-            result = try body(&state.pointee)
+            result = try body(&recorder.pointee)
         } catch {
-            bt_spin_unlock(recordingLock)
+            bt_spin_unlock(lock)
             throw error
         }
-        let backlog = state.pointee.pendingChunks.count
-        bt_spin_unlock(recordingLock)
+        let backlog = recorder.pointee.pendingChunks.count
+        bt_spin_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
         return result
     }
 
     // MARK: - Starting and stopping
+
+    /// The first event's set-up: BIND_TRACE's recording is started, then the state is published.
+    @inline(never)
+    private static func prepare() {
+        _ = autostart
+        bt_set_recorder_ready(UnsafeMutableRawPointer(state))
+    }
 
     static func startFile(path pattern: String) throws {
         _ = autostart

@@ -46,6 +46,24 @@ static inline bool bt_spin_trylock(bt_spinlock *lock) {
 static inline void bt_spin_unlock(bt_spinlock *lock) {
     atomic_store_explicit(&lock->held, 0, memory_order_release);
 }
+/// The recording lock and the recorder's state, reached by every recorded event without a lazy
+/// global's once-check: the lock is a zero-initialised global, and the state's address is published
+/// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
+extern bt_spinlock bt_recording_lock_storage;
+extern _Atomic(void *) bt_recorder_state_storage;
+extern _Atomic(bool) bt_recorder_ready_flag;
+static inline bt_spinlock *bt_recording_lock(void) { return &bt_recording_lock_storage; }
+static inline bool bt_recorder_ready(void) {
+    return atomic_load_explicit(&bt_recorder_ready_flag, memory_order_acquire);
+}
+/// The state published by `bt_set_recorder_ready`; call only once `bt_recorder_ready()` is true.
+static inline void *bt_recorder_state(void) {
+    return atomic_load_explicit(&bt_recorder_state_storage, memory_order_relaxed);
+}
+static inline void bt_set_recorder_ready(void *state) {
+    atomic_store_explicit(&bt_recorder_state_storage, state, memory_order_relaxed);
+    atomic_store_explicit(&bt_recorder_ready_flag, true, memory_order_release);
+}
 /// The name of the calling thread ("" when it has none).
 void bt_thread_name(char *buffer, int size);
 /// The BIND_TRACE path read at load time, or NULL.
