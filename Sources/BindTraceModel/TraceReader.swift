@@ -209,6 +209,18 @@ public final class TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
         let record: TraceRecord
         do {
+            if tag == .update || tag == .fire, let update = try TraceRecord.decodeUpdate(&payload) {
+                // Hot path: an update or fire without a preview, straight into its compact form.
+                ticks &+= update.delta
+                sequence += 1
+                let cause = resolve(update.cause)
+                batch.events.append(
+                    CompactEvent(
+                        sequence: sequence, time: time(), thread: thread, offset: recordOffset,
+                        kind: tag == .update
+                            ? .updated(output: update.output, cause: cause) : .fired(output: update.output, cause: cause)))
+                return true
+            }
             record = try TraceRecord.decode(tag, &payload)
         } catch {
             throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)

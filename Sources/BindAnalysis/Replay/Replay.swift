@@ -43,9 +43,9 @@ public final class Replay {
     /// Open scopes, and placeholders for scopes that began before the recording.
     let scopeTable = IDTable<ScopeNode>()
     /// Released Outputs and outputs released while kept (``AnalysisOptions/keepsReleasedOutputs``).
-    var releasedOutputs = IDHistory()
+    @exclusivity(unchecked) var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
-    var endedSubscriptions = IDHistory()
+    @exclusivity(unchecked) var endedSubscriptions = IDHistory()
     /// Open frames, indexed by thread number.
     let frameStacks = FrameStacks()
     /// The open frames of each thread, outermost first (a copy, for tests and diagnostics).
@@ -85,15 +85,23 @@ public final class Replay {
     ///
     /// Events must come in trace order (increasing sequence numbers).
     public func apply(_ event: TraceEvent) {
-        if let compact = CompactEvent(event) { applyCompact(compact) } else { applyDetailed(event) }
+        if let compact = CompactEvent(event) {
+            applyCompact(compact)
+        } else {
+            applyDetailed(
+                event.kind,
+                at: CompactEvent(
+                    sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
+                    kind: .detailed(0)))
+        }
     }
 
-    /// Applies the event at `index` of `batch`, as ``apply(_:)-(TraceEvent)`` would.
+    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it.
     @inline(__always)
     package func apply(_ batch: borrowing EventBatch, at index: Int) {
         let event = batch.events[index]
-        if case .detailed = event.kind {
-            applyDetailed(TraceEvent(event, details: batch.details))
+        if case .detailed(let detail) = event.kind {
+            applyDetailed(batch.details[detail], at: event)
         } else {
             applyCompact(event)
         }
@@ -142,16 +150,11 @@ public final class Replay {
         }
     }
 
-    /// Applies an event whose kind holds strings (or a value preview).
-    private func applyDetailed(_ detailed: TraceEvent) {
-        if let compact = CompactEvent(detailed) { return applyCompact(compact) }
-        // The handlers only read where the event is (sequence, time, thread, offset).
-        let event = CompactEvent(
-            sequence: detailed.sequence, time: detailed.time, thread: detailed.thread, offset: detailed.offset,
-            kind: .detailed(0))
+    /// Applies an event whose kind holds strings (or a value preview); `event` says where it is.
+    private func applyDetailed(_ kind: TraceEvent.Kind, at event: CompactEvent) {
         lastSequence = event.sequence
-        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: detailed.kind))
-        switch detailed.kind {
+        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: kind))
+        switch kind {
         case .updated(let output, let cause, let preview):
             applyUpdate(output: output, cause: cause, preview: preview, of: "updated", event: event)
         case .fired(let output, let cause, let preview):
@@ -171,7 +174,7 @@ public final class Replay {
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
         case .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded, .subscriptionContained,
             .handleReleased:
-            // Compact: applied above.
+            // Never detailed: these always have a compact form (`applyCompact`).
             break
         }
     }
