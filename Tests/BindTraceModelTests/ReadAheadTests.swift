@@ -36,7 +36,10 @@ func mixedTrace(cells: Int = 300) -> TraceWriter {
             let update = trace.event(
                 .updated(output: output, cause: nil, preview: step == 2 ? "value \(cell)" : nil), delta: 300 + step)
             trace.event(.updated(output: mapped, cause: TraceCause(subscription: 0, event: update), preview: nil))
-            if step == 4 { trace.event(.fired(output: mapped, cause: TraceCause(subscription: subscription, event: bind))) }
+            if step == 4 {
+                trace.event(
+                    .fired(output: mapped, cause: TraceCause(subscription: subscription, event: bind), preview: nil))
+            }
         }
         if cell % 11 == 0 { trace.event(.dangling(subscription: subscription)) }
         if cell % 13 == 0 { trace.event(.mark(name: "checkpoint", scope: scope)) }
@@ -102,7 +105,7 @@ struct ReadAheadTests {
     func errorInTheMiddle() throws {
         var trace = mixedTrace(cells: 40)
         let offset = trace.bytes.count
-        trace.raw(tag: TraceFormat.Tag.unbound.rawValue, fields: [1, 200, 0])  // an unknown unbind reason
+        trace.raw(tag: TraceFormat.Tag.unbound.rawValue, fields: [1, 1, 200, 0])  // delta, subscription, an unknown reason
         trace.bytes += mixedTrace(cells: 5).bytes.dropFirst(TraceFormat.headerSize)
         let sequential = try sequentialRead(trace.bytes)
         let expected = TraceReadError.malformedRecord(
@@ -201,32 +204,31 @@ struct CompactEventTests {
         for event in records {
             var bytes: [UInt8] = []
             TraceRecord.event(delta: 123_456, event).encode(into: &bytes)
-            try bytes.withUnsafeBytes { raw throws(RecordDecodingError) in
-                var general = PayloadDecoder(bytes: raw, start: 2, end: raw.count)
-                var fast = general
-                let decoded = try TraceRecord.decode(TraceFormat.Tag(rawValue: bytes[0])!, &general)
-                if let fields = try TraceRecord.decodeUpdate(&fast) {
-                    let expected: EventRecord =
-                        bytes[0] == TraceFormat.Tag.update.rawValue
-                        ? .update(output: fields.output, cause: fields.cause, preview: nil)
-                        : .fire(output: fields.output, cause: fields.cause, preview: nil)
-                    #expect(decoded == .event(delta: fields.delta, expected))
-                } else {
-                    // A preview: left for the general decoder.
-                    #expect(fast.cursor == 2)
-                    #expect(decoded == .event(delta: 123_456, event))
-                }
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { raw.deallocate() }
+            raw.copyBytes(from: bytes)
+            var general = PayloadDecoder(bytes: UnsafeRawBufferPointer(raw), start: 2, end: raw.count)
+            var fast = general
+            let decoded = try TraceRecord.decode(try #require(TraceFormat.Tag(rawValue: bytes[0])), &general)
+            if let fields = try TraceRecord.decodeUpdate(&fast) {
+                let expected: EventRecord =
+                    bytes[0] == TraceFormat.Tag.update.rawValue
+                    ? .update(output: fields.output, cause: fields.cause, preview: nil)
+                    : .fire(output: fields.output, cause: fields.cause, preview: nil)
+                #expect(decoded == .event(delta: fields.delta, expected))
+            } else {
+                // A preview: left for the general decoder.
+                #expect(fast.cursor == 2)
+                #expect(decoded == .event(delta: 123_456, event))
             }
         }
         // Cut inside a field: the same error either way.
-        let cut: [UInt8] = [0x80, 0x01, 0x85]
-        cut.withUnsafeBytes { raw in
-            var general = PayloadDecoder(bytes: raw, start: 0, end: raw.count)
-            var fast = general
-            #expect(throws: RecordDecodingError("record ends inside a field")) {
-                try TraceRecord.decode(.update, &general)
-            }
-            #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decodeUpdate(&fast) }
-        }
+        let cut = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
+        defer { cut.deallocate() }
+        cut.copyBytes(from: [0x80, 0x01, 0x85] as [UInt8])
+        var general = PayloadDecoder(bytes: UnsafeRawBufferPointer(cut), start: 0, end: cut.count)
+        var fast = general
+        #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decode(.update, &general) }
+        #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decodeUpdate(&fast) }
     }
 }
