@@ -218,7 +218,8 @@ public final class TraceReader {
                     CompactEvent(
                         sequence: sequence, time: time(), thread: thread, offset: recordOffset,
                         kind: tag == .update
-                            ? .updated(output: update.output, cause: cause) : .fired(output: update.output, cause: cause)))
+                            ? .updated(output: update.output, cause: cause)
+                            : .fired(output: update.output, cause: cause)))
                 return true
             }
             record = try TraceRecord.decode(tag, &payload)

@@ -1,11 +1,12 @@
+import Testing
+
+@testable import BindTraceModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-
-@testable import BindTraceModel
 
 /// What a test thread runs.
 private final class ThreadBody: @unchecked Sendable {

@@ -105,7 +105,8 @@ struct ReadAheadTests {
     func errorInTheMiddle() throws {
         var trace = mixedTrace(cells: 40)
         let offset = trace.bytes.count
-        trace.raw(tag: TraceFormat.Tag.unbound.rawValue, fields: [1, 1, 200, 0])  // delta, subscription, an unknown reason
+        // An unbind: tick delta, subscription, an unknown reason, no cause.
+        trace.raw(tag: TraceFormat.Tag.unbound.rawValue, fields: [1, 1, 200, 0])
         trace.bytes += mixedTrace(cells: 5).bytes.dropFirst(TraceFormat.headerSize)
         let sequential = try sequentialRead(trace.bytes)
         let expected = TraceReadError.malformedRecord(
