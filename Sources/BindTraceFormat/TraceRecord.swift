@@ -344,6 +344,28 @@ extension TraceRecord {
     }
 }
 
+extension TraceRecord {
+    /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
+    /// events), as ``encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
+    /// recorder's. Reads the fields ``decode(_:_:)`` reads for
+    /// `.event(delta:, .update(output:, cause:, preview: nil))` (or `.fire`), with the same errors.
+    ///
+    /// - Returns: the fields, or `nil` when the record has a preview (decode it with ``decode(_:_:)``;
+    ///   `payload` is left as it was).
+    @inlinable @inline(__always)
+    package static func decodeUpdate(_ payload: inout PayloadDecoder)
+        throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, cause: CauseField)?
+    {
+        var fields = payload
+        let delta = try fields.varint()
+        let output = try fields.varint()
+        let cause = try fields.cause()
+        guard try fields.varint() == 0 else { return nil }
+        payload = fields
+        return (delta, output, cause)
+    }
+}
+
 extension EventRecord {
     @inlinable
     static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
@@ -426,7 +448,8 @@ package struct PayloadDecoder {
 
     @inlinable @inline(__always)
     package mutating func varint() throws(RecordDecodingError) -> UInt64 {
-        // Most numbers fit one byte (ids of a short trace, flags, causes) or two (tick deltas).
+        // Most numbers fit one byte (ids of a short trace, flags, causes), two (tick deltas) or three
+        // (ids of a long trace).
         if cursor < end {
             let first = bytes[cursor]
             if first < 0x80 {
@@ -438,6 +461,14 @@ package struct PayloadDecoder {
                 if second < 0x80 {
                     cursor += 2
                     return UInt64(first & 0x7F) | UInt64(second) << 7
+                }
+                // Three bytes: ids in a long trace.
+                if cursor + 2 < end {
+                    let third = bytes[cursor + 2]
+                    if third < 0x80 {
+                        cursor += 3
+                        return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
+                    }
                 }
             }
         }

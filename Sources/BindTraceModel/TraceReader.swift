@@ -70,6 +70,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var start = 0.0
     @exclusivity(unchecked) private var thread: UInt32 = 0
     private var skippedTags: Set<UInt8> = []
+    /// The one-event batch ``next()`` decodes into.
+    @exclusivity(unchecked) private var single = EventBatch()
     @exclusivity(unchecked) private var droppedCauses = 0
 
     /// Read size; the buffer also holds one whole record (at most 64 KiB) past a read.
@@ -136,17 +138,45 @@ public final class TraceReader {
     /// - Throws: ``TraceReadError`` at the first corruption; every later call throws it again.
     public func next() throws(TraceReadError) -> TraceEvent? {
         if let failure { throw failure }
+        single.removeAll()
         do {
             while !finished {
-                if let event = try readRecord() { return event }
+                if try readRecord(into: &single) { return single.event(at: 0) }
             }
         } catch {
-            failure = error
-            finished = true
-            closeSource()
+            fail(error)
             throw error
         }
         return nil
+    }
+
+    /// Decodes the next events into `batch` (emptied first): up to `maximumEvents`, fewer at the
+    /// end of the trace or at an error, which ends the batch as its ``EventBatch/failure``.
+    ///
+    /// The events are those ``next()`` would return one by one. After the last batch
+    /// (``EventBatch/isLast``) every call gives an empty last batch (with the error again, if any).
+    // Hot path: no allocation once the batch's storage has grown, no reference counting for most events.
+    package func read(into batch: inout EventBatch, maximumEvents: Int = EventBatch.defaultCapacity) {
+        batch.removeAll()
+        if let failure {
+            batch.failure = failure
+        } else {
+            do {
+                while !finished && batch.events.count < maximumEvents { _ = try readRecord(into: &batch) }
+            } catch {
+                fail(error)
+                batch.failure = error
+            }
+        }
+        batch.isLast = finished
+        batch.bytesRead = bytesRead
+    }
+
+    /// An error is final: later reads rethrow it.
+    private func fail(_ error: TraceReadError) {
+        failure = error
+        finished = true
+        closeSource()
     }
 
     /// Every remaining event. Fine for tests and small traces; stream with ``next()`` otherwise.
@@ -161,22 +191,37 @@ public final class TraceReader {
 
     // MARK: - Records
 
-    /// Reads one record; returns the event it holds, or nil for metadata and at the end.
-    private func readRecord() throws(TraceReadError) -> TraceEvent? {
+    /// Reads one record; appends the event it holds to `batch` and returns true, or returns false
+    /// for metadata and at the end.
+    @inline(__always)
+    private func readRecord(into batch: inout EventBatch) throws(TraceReadError) -> Bool {
         let recordOffset = bufferOffset + position
-        guard let frame = try readFrame(at: recordOffset) else { return nil }
+        guard let frame = try readFrame(at: recordOffset) else { return false }
         position = frame.payload.upperBound
         guard let tag = TraceFormat.Tag(rawValue: frame.tag) else {
             if skippedTags.insert(frame.tag).inserted {
                 warnings.append(
                     TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(frame.tag)"))
             }
-            return nil
+            return false
         }
         var payload = PayloadDecoder(
             bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
         let record: TraceRecord
         do {
+            if tag == .update || tag == .fire, let update = try TraceRecord.decodeUpdate(&payload) {
+                // Hot path: an update or fire without a preview, straight into its compact form.
+                ticks &+= update.delta
+                sequence += 1
+                let cause = resolve(update.cause)
+                batch.events.append(
+                    CompactEvent(
+                        sequence: sequence, time: time(), thread: thread, offset: recordOffset,
+                        kind: tag == .update
+                            ? .updated(output: update.output, cause: cause)
+                            : .fired(output: update.output, cause: cause)))
+                return true
+            }
             record = try TraceRecord.decode(tag, &payload)
         } catch {
             throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
@@ -184,12 +229,13 @@ public final class TraceReader {
         if case .event(let delta, let event) = record {
             ticks &+= delta
             sequence += 1
-            return TraceEvent(
-                sequence: sequence, time: time(), thread: thread, offset: recordOffset,
-                kind: try kind(of: event, at: recordOffset))
+            let kind = try compactKind(of: event, at: recordOffset, details: &batch.details)
+            batch.events.append(
+                CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
+            return true
         }
         try apply(metadata: record, tag: frame.tag, at: recordOffset)
-        return nil
+        return false
     }
 
     /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end
@@ -278,6 +324,31 @@ public final class TraceReader {
             warnings.append(TraceWarning(offset: recordOffset, message: "the recorder lost \(count) events here"))
         case .event:
             break
+        }
+    }
+
+    /// The event with its cause made absolute; one with strings goes to `details`, strings looked up.
+    @inline(__always)
+    private func compactKind(of event: EventRecord, at offset: Int, details: inout [TraceEvent.Kind])
+        throws(TraceReadError) -> CompactEvent.Kind
+    {
+        switch event {
+        case .update(let output, let cause, nil): return .updated(output: output, cause: resolve(cause))
+        case .fire(let output, let cause, nil): return .fired(output: output, cause: resolve(cause))
+        case .unbound(let subscription, let reason, let cause):
+            return .unbound(subscription: subscription, reason: reason, cause: resolve(cause))
+        case .released(let output): return .released(output: output)
+        case .edge(let source, let derived, let operation):
+            return .edge(source: source, derived: derived, operation: operation)
+        case .innerSwitch(let flatMap, let inner): return .innerSwitch(flatMap: flatMap, inner: inner)
+        case .dangling(let subscription): return .dangling(subscription: subscription)
+        case .scopeEnd(let id): return .scopeEnded(id: id)
+        case .contained(let subscription, let container):
+            return .subscriptionContained(subscription: subscription, container: container)
+        case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
+        case .outputCreated, .bound, .update, .fire, .scopeBegin, .mark, .label:
+            details.append(try kind(of: event, at: offset))
+            return .detailed(details.count - 1)
         }
     }
 
@@ -428,7 +499,7 @@ public final class TraceReader {
         }
         while count < wanted && !atEndOfSource {
             let room = min(Self.chunkSize, buffer.count - count)
-            let got = read(descriptor, buffer.baseAddress! + count, room)
+            let got = readBytes(descriptor, buffer.baseAddress! + count, room)
             if got < 0 {
                 if errno == EINTR { continue }
                 throw .readFailed(offset: bufferOffset + count, reason: String(cString: strerror(errno)))
@@ -445,4 +516,9 @@ public final class TraceReader {
             descriptor = -1
         }
     }
+}
+
+/// `read(2)`, out of the reader so that ``TraceReader/read(into:maximumEvents:)`` does not hide it.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

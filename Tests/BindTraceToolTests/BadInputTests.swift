@@ -55,6 +55,28 @@ struct BadInputTests {
         expectOneLine(try check(bytes), containing: "malformed record")
     }
 
+    @Test("a corrupt record in the middle of a long trace (many batches before it, more after) is one line, exit 2")
+    func corruptionInTheMiddle() throws {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        writer.output(1, line: 3, label: "title")
+        for step in 0..<UInt64(20_000) { writer.update(1, cause: step % 2 == 0 ? nil : (0, writer.eventCount)) }
+        var bytes = writer.bytes
+        let offset = bytes.count
+        bytes += [TraceFormat.Tag.update.rawValue, 1, 0x80]  // a field running past its record
+        bytes += leakyTrace().dropFirst(TraceFormat.headerSize)
+        let trace = try TemporaryTrace(bytes)
+        defer { trace.cleanUp() }
+        let run = try Tool.run("check", trace.path)
+        expectOneLine(
+            run, containing: "app.trace: malformed record (tag 14) at offset \(offset): record ends inside a field")
+        // `dump` reads one event at a time on one thread: the same line, after every event before it.
+        let dump = try Tool.run("dump", trace.path)
+        #expect(dump.status == 2)
+        #expect(dump.standardError == run.standardError)
+        #expect(dump.standardOutput.split(separator: "\n").count == 20_001)
+    }
+
     @Test("a trace cut short is read up to the cut and fails the gate with exit 3, unless --allow-incomplete")
     func cutShort() throws {
         var bytes = leakyTrace()

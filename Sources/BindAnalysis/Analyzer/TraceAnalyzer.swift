@@ -40,17 +40,61 @@ public enum TraceAnalyzer {
         // Format 1.1 records Subscription handles and containers: the precise leak rules apply from
         // the first event, not from the first handle event (docs/analysis.md).
         replay.recordsHandles = reader.version >= (1, 1)
-        var state: GraphState?
-        if let at = options.stateAt {
-            if at == 0 { state = replay.snapshot() }
-            while let event = try reader.next() {
-                replay.apply(event)
-                if event.sequence == at { state = replay.snapshot() }
+        let state = try self.replay(reader, into: replay)
+        return result(of: replay, state: state, warnings: reader.warnings, isComplete: reader.isComplete)
+    }
+
+    /// Analyses every remaining event of `reader` as ``analyze(events:options:)`` analyses them (the
+    /// handle rules apply from the first handle event), decoding on a second thread.
+    ///
+    /// - Parameter progress: called after each batch of events with the batch (its ``EventBatch/bytesRead``)
+    ///   and the number of events replayed so far.
+    /// - Throws: the ``TraceReadError`` that stopped reading, after `progress` saw every event before it.
+    package static func analyze(
+        reader: TraceReader, options: AnalysisOptions, readAhead: Bool = true,
+        progress: (_ batch: EventBatch, _ events: UInt64) -> Void
+    ) throws(TraceReadError) -> AnalysisResult {
+        let replay = Replay(options: options)
+        let state = try self.replay(reader, into: replay, readAhead: readAhead, progress: progress)
+        return result(of: replay, state: state, warnings: [], isComplete: true)
+    }
+
+    /// Replays the remaining events of `reader` batch by batch; returns the state right after
+    /// ``AnalysisOptions/stateAt`` when set and reached.
+    ///
+    /// With `readAhead`, a second thread decodes the next batches while this one replays
+    /// (``TraceReadAhead``); the events, and an error, are the same as read on one thread.
+    package static func replay(
+        _ reader: TraceReader, into replay: Replay, readAhead: Bool = true,
+        progress: (_ batch: EventBatch, _ events: UInt64) -> Void = { _, _ in }
+    ) throws(TraceReadError) -> GraphState? {
+        let at = replay.options.stateAt
+        var state: GraphState? = at == 0 ? replay.snapshot() : nil
+        var events: UInt64 = 0
+        // Hot loop: the events of a batch, no per-event call but the replay's.
+        func take(_ batch: borrowing EventBatch) throws(TraceReadError) {
+            for index in 0..<batch.count {
+                replay.apply(batch, at: index)
+                if let at, batch.events[index].sequence == at { state = replay.snapshot() }
+            }
+            events &+= UInt64(batch.count)
+            progress(batch, events)
+            if let failure = batch.failure { throw failure }
+        }
+        if readAhead {
+            let readAhead = TraceReadAhead(reader)
+            while let batch = readAhead.next() {
+                try take(batch)
+                readAhead.recycle(batch)
             }
         } else {
-            while let event = try reader.next() { replay.apply(event) }
+            var batch = EventBatch()
+            repeat {
+                reader.read(into: &batch)
+                try take(batch)
+            } while !batch.isLast
         }
-        return result(of: replay, state: state, warnings: reader.warnings, isComplete: reader.isComplete)
+        return state
     }
 
     /// Analyses events already decoded (tests, hand-built traces).

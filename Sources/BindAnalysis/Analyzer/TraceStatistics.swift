@@ -21,13 +21,14 @@ public struct TraceStatistics: Hashable, Sendable {
 
     public init() {}
 
+    /// Counts one event: its time, thread and kind (an index of ``eventKindNames``).
     @inline(__always)
-    mutating func count(_ event: TraceEvent) {
+    mutating func count(time: UInt64, thread: UInt32, kind: Int) {
         events &+= 1
-        if firstTime == nil { firstTime = event.time }
-        lastTime = event.time
-        if event.thread > threads { threads = event.thread }
-        eventsByKind[Self.index(of: event.kind)] &+= 1
+        if firstTime == nil { firstTime = time }
+        lastTime = time
+        if thread > threads { threads = thread }
+        eventsByKind[kind] &+= 1
     }
 
     mutating func created(_ kind: OutputKind) {
@@ -58,6 +59,24 @@ public struct TraceStatistics: Hashable, Sendable {
         case .labeled: 12
         case .subscriptionContained: 13
         case .handleReleased: 14
+        }
+    }
+
+    @inline(__always)
+    static func index(of kind: CompactEvent.Kind) -> Int {
+        switch kind {
+        case .edge: 1
+        case .innerSwitch: 2
+        case .updated: 4
+        case .fired: 5
+        case .unbound: 6
+        case .dangling: 7
+        case .released: 8
+        case .scopeEnded: 10
+        case .subscriptionContained: 13
+        case .handleReleased: 14
+        // Counted from its full kind.
+        case .detailed: 0
         }
     }
 

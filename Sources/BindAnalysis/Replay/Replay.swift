@@ -43,9 +43,9 @@ public final class Replay {
     /// Open scopes, and placeholders for scopes that began before the recording.
     let scopeTable = IDTable<ScopeNode>()
     /// Released Outputs and outputs released while kept (``AnalysisOptions/keepsReleasedOutputs``).
-    var releasedOutputs = IDHistory()
+    @exclusivity(unchecked) var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
-    var endedSubscriptions = IDHistory()
+    @exclusivity(unchecked) var endedSubscriptions = IDHistory()
     /// Open frames, indexed by thread number.
     let frameStacks = FrameStacks()
     /// The open frames of each thread, outermost first (a copy, for tests and diagnostics).
@@ -84,22 +84,45 @@ public final class Replay {
     /// Applies one event: the state becomes the one right after it.
     ///
     /// Events must come in trace order (increasing sequence numbers).
-    // Hot path: one table lookup for most events, no allocation for updates and fires.
     public func apply(_ event: TraceEvent) {
+        if let compact = CompactEvent(event) {
+            applyCompact(compact)
+        } else {
+            applyDetailed(
+                event.kind,
+                at: CompactEvent(
+                    sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
+                    kind: .detailed(0)))
+        }
+    }
+
+    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it.
+    @inline(__always)
+    package func apply(_ batch: borrowing EventBatch, at index: Int) {
+        let event = batch.events[index]
+        if case .detailed(let detail) = event.kind {
+            applyDetailed(batch.details[detail], at: event)
+        } else {
+            applyCompact(event)
+        }
+    }
+
+    /// Applies an event whose kind holds no string.
+    // Hot path: most events; one table lookup for most, no allocation and no reference counting for
+    // updates and fires.
+    @inline(__always)
+    private func applyCompact(_ event: CompactEvent) {
         lastSequence = event.sequence
-        statistics.count(event)
+        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: event.kind))
         switch event.kind {
-        case .updated(let output, let cause, let preview), .fired(let output, let cause, let preview):
-            applyUpdate(output: output, cause: cause, preview: preview, event: event)
-        case .bound(let binding):
-            applyBound(binding, event: event)
+        case .updated(let output, let cause):
+            applyUpdate(output: output, cause: cause, preview: nil, of: "updated", event: event)
+        case .fired(let output, let cause):
+            applyUpdate(output: output, cause: cause, preview: nil, of: "fired", event: event)
         case .unbound(let subscription, let reason, let cause):
             // The recorder writes the unbinds of a released Output with no cause: they say nothing of nesting.
             if reason != .outputReleased { enter(cause, event: event) } else { lastDepth = 0 }
             applyUnbound(subscription, reason: reason, event: event)
-        case .outputCreated(let creation):
-            if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
-            applyCreated(creation, event: event)
         case .released(let output):
             lastDepth = 0
             applyReleased(output, event: event)
@@ -112,23 +135,47 @@ public final class Replay {
         case .dangling(let subscription):
             lastDepth = 0
             applyDangling(subscription, event: event)
-        case .scopeBegan(let id, let parent, let name, let site):
-            lastDepth = 0
-            applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
         case .scopeEnded(let id):
             lastDepth = 0
             if let scope = scopeTable.removeValue(forKey: id) { scopeEnded(scope, event: event) }
-        case .mark:
-            lastDepth = 0
-        case .labeled(let output, let label):
-            lastDepth = 0
-            if let node = liveOutput(output, event: event) { node.label = label }
         case .subscriptionContained(let subscription, let container):
             lastDepth = 0
             applyContained(subscription: subscription, container: container, sequence: event.sequence)
         case .handleReleased(let subscription):
             lastDepth = 0
             applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
+        case .detailed:
+            // Its kind is in its batch: `apply(_:at:)` applies it whole.
+            break
+        }
+    }
+
+    /// Applies an event whose kind holds strings (or a value preview); `event` says where it is.
+    private func applyDetailed(_ kind: TraceEvent.Kind, at event: CompactEvent) {
+        lastSequence = event.sequence
+        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: kind))
+        switch kind {
+        case .updated(let output, let cause, let preview):
+            applyUpdate(output: output, cause: cause, preview: preview, of: "updated", event: event)
+        case .fired(let output, let cause, let preview):
+            applyUpdate(output: output, cause: cause, preview: preview, of: "fired", event: event)
+        case .bound(let binding):
+            applyBound(binding, event: event)
+        case .outputCreated(let creation):
+            if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
+            applyCreated(creation, event: event)
+        case .scopeBegan(let id, let parent, let name, let site):
+            lastDepth = 0
+            applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
+        case .mark:
+            lastDepth = 0
+        case .labeled(let output, let label):
+            lastDepth = 0
+            if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
+        case .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded, .subscriptionContained,
+            .handleReleased:
+            // Never detailed: these always have a compact form (`applyCompact`).
+            break
         }
     }
 
@@ -167,7 +214,7 @@ public final class Replay {
 
     /// Closes the frames of the event's thread that have finished, checking that its cause is open.
     @inline(__always)
-    private func enter(_ cause: TraceCause?, event: TraceEvent) {
+    private func enter(_ cause: TraceCause?, event: CompactEvent) {
         let thread = Int(event.thread)
         frameStacks.prepare(thread)
         guard let cause else {
@@ -213,7 +260,10 @@ public final class Replay {
 
     // MARK: - Events
 
-    private func applyUpdate(output: UInt64, cause: TraceCause?, preview: String?, event: TraceEvent) {
+    /// An update or fire (`eventName`) of `output`.
+    private func applyUpdate(
+        output: UInt64, cause: TraceCause?, preview: String?, of eventName: String, event: CompactEvent
+    ) {
         enter(cause, event: event)
         // Hot path: the node is used through an unretained reference (the table holds it).
         let reference = outputTable.reference(output)
@@ -232,7 +282,7 @@ public final class Replay {
                     sequence: event.sequence, replay: self)
             }
         } else {
-            _ = liveOutput(output, event: event)
+            _ = liveOutput(output, of: eventName, event: event)
         }
         push(
             Frame(
@@ -241,7 +291,7 @@ public final class Replay {
             thread: event.thread)
     }
 
-    private func applyBound(_ binding: TraceEvent.Binding, event: TraceEvent) {
+    private func applyBound(_ binding: TraceEvent.Binding, event: CompactEvent) {
         if binding.preexisting {
             lastDepth = 0
             // A capture starting during a file recording announces again what is already known.
@@ -264,7 +314,7 @@ public final class Replay {
                 .reusedSubscriptionID, event,
                 "subscription \(binding.subscription) is bound again after it was unbound")
         }
-        let outputNode = liveOutput(binding.output, event: event)
+        let outputNode = liveOutput(binding.output, of: "bound", event: event)
         let scope = scopeNode(binding.scope, event: event)
         let node = SubscriptionNode(
             binding, outputNode: outputNode, scope: scope, boundAt: event.sequence,
@@ -282,7 +332,7 @@ public final class Replay {
         if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
     }
 
-    private func applyUnbound(_ subscription: UInt64, reason: UnbindReason, event: TraceEvent) {
+    private func applyUnbound(_ subscription: UInt64, reason: UnbindReason, event: CompactEvent) {
         guard let node = subscriptionTable.removeValue(forKey: subscription) else {
             let detail =
                 endedSubscriptions.contains(subscription)
@@ -295,7 +345,7 @@ public final class Replay {
     }
 
     /// Bookkeeping of a subscription that ends: unbound, or dropped with its released Output.
-    private func ended(_ node: SubscriptionNode, reason: UnbindReason, event: TraceEvent) {
+    private func ended(_ node: SubscriptionNode, reason: UnbindReason, event: CompactEvent) {
         node.unboundAt = event.sequence
         node.outputNode?.boundCount -= 1
         if !node.isInternal { node.scope?.boundSubscriptions -= 1 }
@@ -314,7 +364,7 @@ public final class Replay {
         }
     }
 
-    private func scopeEnded(_ scope: ScopeNode, event: TraceEvent) {
+    private func scopeEnded(_ scope: ScopeNode, event: CompactEvent) {
         scope.endedAt = event.sequence
         scope.endTime = event.time
         for node in scope.subscriptions where node.unboundAt == nil {
@@ -330,7 +380,7 @@ public final class Replay {
         node.timeAtAbandon = time
     }
 
-    private func applyCreated(_ creation: TraceEvent.OutputCreation, event: TraceEvent) {
+    private func applyCreated(_ creation: TraceEvent.OutputCreation, event: CompactEvent) {
         if let existing = outputTable[creation.output] {
             if creation.preexisting {
                 // Announced again (a new capture during a file recording): not a new Output.
@@ -350,8 +400,8 @@ public final class Replay {
         statistics.created(creation.kind)
     }
 
-    private func applyReleased(_ output: UInt64, event: TraceEvent) {
-        guard let node = liveOutput(output, event: event) else { return }
+    private func applyReleased(_ output: UInt64, event: CompactEvent) {
+        guard let node = liveOutput(output, of: "released", event: event) else { return }
         outputTable[output] = nil
         releasedOutputs.insert(output)
         node.releasedAt = event.sequence
@@ -382,8 +432,9 @@ public final class Replay {
         node.outgoing = []
     }
 
-    private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: TraceEvent) {
-        guard let sourceNode = liveOutput(source, event: event), let derivedNode = liveOutput(derived, event: event)
+    private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: CompactEvent) {
+        guard let sourceNode = liveOutput(source, of: "edge", event: event),
+            let derivedNode = liveOutput(derived, of: "edge", event: event)
         else { return }
         guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else { return }
         let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
@@ -394,8 +445,9 @@ public final class Replay {
         }
     }
 
-    private func applyInnerSwitch(flatMap: UInt64, inner: UInt64, event: TraceEvent) {
-        guard let flatMapNode = liveOutput(flatMap, event: event), let innerNode = liveOutput(inner, event: event)
+    private func applyInnerSwitch(flatMap: UInt64, inner: UInt64, event: CompactEvent) {
+        guard let flatMapNode = liveOutput(flatMap, of: "innerSwitch", event: event),
+            let innerNode = liveOutput(inner, of: "innerSwitch", event: event)
         else { return }
         // The previous current inner becomes a past inner.
         for index in flatMapNode.incoming.indices where flatMapNode.incoming[index].role == .currentInner {
@@ -420,7 +472,7 @@ public final class Replay {
         }
     }
 
-    private func applyDangling(_ subscription: UInt64, event: TraceEvent) {
+    private func applyDangling(_ subscription: UInt64, event: CompactEvent) {
         guard let node = subscriptionTable[subscription] else {
             record(
                 .unknownSubscription, event,
@@ -440,7 +492,7 @@ public final class Replay {
         if options.kinds.contains(.danglingBinder) { danglingBinders.delivered(node, sequence: event.sequence) }
     }
 
-    private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: TraceEvent) {
+    private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: CompactEvent) {
         if let replaced = scopeTable[id] {
             record(.reusedScopeID, event, "scope \(id) ('\(name)') begins again while open")
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
@@ -455,18 +507,18 @@ public final class Replay {
 
     /// The live Output `id`, or `nil` with a trace error naming what is wrong with it.
     @inline(__always)
-    func liveOutput(_ id: UInt64, event: TraceEvent) -> OutputNode? {
+    func liveOutput(_ id: UInt64, of eventName: String, event: CompactEvent) -> OutputNode? {
         if let node = outputTable[id] { return node }
         if releasedOutputs.contains(id) {
-            record(.releasedOutput, event, "\(event.kind.name) of Output \(id) after its release")
+            record(.releasedOutput, event, "\(eventName) of Output \(id) after its release")
         } else {
-            record(.unknownOutput, event, "\(event.kind.name) of Output \(id), which the trace never created")
+            record(.unknownOutput, event, "\(eventName) of Output \(id), which the trace never created")
         }
         return nil
     }
 
     /// The scope `id` (nil for 0); a scope that began before the recording gets a placeholder.
-    private func scopeNode(_ id: UInt64, event: TraceEvent) -> ScopeNode? {
+    private func scopeNode(_ id: UInt64, event: CompactEvent) -> ScopeNode? {
         guard id != 0 else { return nil }
         if let scope = scopeTable[id] { return scope }
         let placeholder = ScopeNode(
@@ -480,7 +532,7 @@ public final class Replay {
         return scope?.inFocus == true
     }
 
-    func record(_ kind: TraceError.Kind, _ event: TraceEvent, _ message: @autoclosure () -> String) {
+    func record(_ kind: TraceError.Kind, _ event: CompactEvent, _ message: @autoclosure () -> String) {
         errorCount += 1
         guard errors.count < options.maximumTraceErrors else { return }
         errors.append(TraceError(kind: kind, sequence: event.sequence, offset: event.offset, message: message()))

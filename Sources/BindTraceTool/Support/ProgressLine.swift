@@ -57,7 +57,8 @@ final class ProgressLine {
         lastShown = start
     }
 
-    /// Called once per event: cheap (a countdown) until it is time to look at the clock.
+    /// Called once per event or once per batch of events: cheap (a countdown of events) until it
+    /// is time to look at the clock.
     /// - Parameters:
     ///   - pass: which reading of the trace this is (1 or 2).
     ///   - bytesRead: how far this pass has read.
@@ -65,8 +66,8 @@ final class ProgressLine {
     @inline(__always)
     func update(pass: Int = 1, bytesRead: Int, events: UInt64) {
         guard enabled else { return }
+        countdown -= Int(clamping: events &- latest.events)
         latest = (fileBytes * (pass - 1) + bytesRead, events)
-        countdown -= 1
         if countdown > 0 { return }
         countdown = 1 << 15
         show(bytes: latest.bytes, events: latest.events, final: false)

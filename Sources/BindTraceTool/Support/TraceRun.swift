@@ -73,10 +73,16 @@ struct TraceRun {
     private static func analyze(_ path: String, reader: TraceReader, options: AnalysisOptions, progress: ProgressMode)
         throws(ToolFailure) -> TraceAnalysis
     {
-        let events = ProgressEvents(reader: reader, progress: ProgressLine(path: path, mode: progress))
-        var result = TraceAnalyzer.analyze(events: events, options: options)
-        events.progress.finish()
-        if let failure = events.failure { throw ToolFailure(path: path, failure) }
+        let progressLine = ProgressLine(path: path, mode: progress)
+        var result: AnalysisResult
+        do {
+            defer { progressLine.finish() }
+            result = try TraceAnalyzer.analyze(reader: reader, options: options) { batch, events in
+                progressLine.update(bytesRead: batch.bytesRead, events: events)
+            }
+        } catch {
+            throw ToolFailure(path: path, error)
+        }
         result.warnings = reader.warnings
         result.summary.isComplete = reader.isComplete
         let incompleteness = incompleteness(warnings: reader.warnings, isComplete: reader.isComplete)
@@ -112,30 +118,5 @@ struct TraceRun {
             }
         }
         return merged.sorted { Finding.siteOrder($0.finding, $1.finding) }
-    }
-}
-
-/// A trace's events, counted for the progress line; a read failure ends the sequence and is kept.
-final class ProgressEvents: Sequence, IteratorProtocol {
-    let reader: TraceReader
-    let progress: ProgressLine
-    private(set) var failure: TraceReadError?
-    private var count: UInt64 = 0
-
-    init(reader: TraceReader, progress: ProgressLine) {
-        self.reader = reader
-        self.progress = progress
-    }
-
-    func next() -> TraceEvent? {
-        do {
-            guard let event = try reader.next() else { return nil }
-            count += 1
-            progress.update(bytesRead: reader.bytesRead, events: count)
-            return event
-        } catch {
-            failure = error
-            return nil
-        }
     }
 }

@@ -1,0 +1,235 @@
+import BindTraceTestSupport
+import Testing
+
+@testable import BindTraceFormat
+@testable import BindTraceModel
+
+/// A trace with every kind of event, on two threads, with a few thousand events: enough for many
+/// batches, and detailed events (strings, previews) mixed with compact ones.
+func mixedTrace(cells: Int = 300) -> TraceWriter {
+    var trace = TraceWriter()
+    for cell in 0..<UInt64(cells) {
+        trace.thread(1 + cell % 2)
+        let scope = 1000 + cell
+        let output = 10 * cell + 1
+        let mapped = output + 1
+        let subscription = 10 * cell + 5
+        trace.event(.scopeBegan(id: scope, parent: 0, name: "cell", site: SourceSite(file: "App/Cell.swift", line: 3)))
+        trace.event(
+            .outputCreated(
+                TraceEvent.OutputCreation(
+                    output: output, kind: .output, valueType: "Int", site: SourceSite(file: "App/Cell.swift", line: 4),
+                    label: cell % 7 == 0 ? "item \(cell)" : nil, scope: scope)))
+        trace.event(
+            .outputCreated(
+                TraceEvent.OutputCreation(
+                    output: mapped, kind: .map, valueType: "String", site: SourceSite(file: "App/Cell.swift", line: 5),
+                    scope: scope)))
+        trace.event(.edge(source: output, derived: mapped, operation: .map))
+        let bind = trace.event(
+            .bound(
+                TraceEvent.Binding(
+                    subscription: subscription, output: mapped, site: SourceSite(file: "App/Cell.swift", line: 6),
+                    target: cell % 3 == 0 ? BinderTarget(type: "Label", identity: 0xA000 + cell) : nil, scope: scope)))
+        trace.event(.subscriptionContained(subscription: subscription, container: 77))
+        for step in 0..<UInt64(5) {
+            let update = trace.event(
+                .updated(output: output, cause: nil, preview: step == 2 ? "value \(cell)" : nil), delta: 300 + step)
+            trace.event(.updated(output: mapped, cause: TraceCause(subscription: 0, event: update), preview: nil))
+            if step == 4 {
+                trace.event(
+                    .fired(output: mapped, cause: TraceCause(subscription: subscription, event: bind), preview: nil))
+            }
+        }
+        if cell % 11 == 0 { trace.event(.dangling(subscription: subscription)) }
+        if cell % 13 == 0 { trace.event(.mark(name: "checkpoint", scope: scope)) }
+        if cell % 17 == 0 { trace.event(.labeled(output: output, label: "relabelled")) }
+        trace.event(.handleReleased(subscription: subscription))
+        trace.event(.unbound(subscription: subscription, reason: .container, cause: nil))
+        trace.event(.innerSwitch(flatMap: mapped, inner: output))
+        trace.event(.released(output: mapped))
+        trace.event(.released(output: output))
+        trace.event(.scopeEnded(id: scope), delta: 1_000_000)
+    }
+    return trace
+}
+
+/// Every event of `bytes` read one by one, and the error that stopped the reading, if any.
+func sequentialRead(_ bytes: [UInt8]) throws -> (events: [TraceEvent], failure: TraceReadError?) {
+    let reader = try TraceReader(bytes: bytes)
+    var events: [TraceEvent] = []
+    do {
+        while let event = try reader.next() { events.append(event) }
+    } catch {
+        return (events, error)
+    }
+    return (events, nil)
+}
+
+/// Every event of `bytes` read ahead on a second thread in batches of `batchSize`, and the error.
+func readAheadRead(_ bytes: [UInt8], batches: Int = 3, batchSize: Int) throws -> (
+    events: [TraceEvent], failure: TraceReadError?, reader: TraceReader
+) {
+    let reader = try TraceReader(bytes: bytes)
+    let readAhead = TraceReadAhead(reader, batches: batches, batchSize: batchSize)
+    var events: [TraceEvent] = []
+    var failure: TraceReadError?
+    while let batch = readAhead.next() {
+        #expect(batch.count <= batchSize)
+        for index in 0..<batch.count { events.append(batch.event(at: index)) }
+        if let error = batch.failure { failure = error }
+        readAhead.recycle(batch)
+    }
+    return (events, failure, reader)
+}
+
+@Suite("Reading ahead on a second thread")
+struct ReadAheadTests {
+    @Test("read ahead in batches of any size, a trace gives exactly the events of a plain sequential read")
+    func sameEvents() throws {
+        var trace = mixedTrace()
+        trace.end()
+        let sequential = try sequentialRead(trace.bytes)
+        #expect(sequential.failure == nil)
+        #expect(sequential.events.count == Int(trace.sequence))
+        for batchSize in [1, 7, 64, EventBatch.defaultCapacity] {
+            let ahead = try readAheadRead(trace.bytes, batchSize: batchSize)
+            #expect(ahead.failure == nil)
+            #expect(ahead.events == sequential.events, "batches of \(batchSize)")
+            #expect(ahead.reader.isComplete)
+            #expect(ahead.reader.warnings.isEmpty)
+        }
+    }
+
+    @Test("an error in the middle ends the last batch with the same error, after the same events")
+    func errorInTheMiddle() throws {
+        var trace = mixedTrace(cells: 40)
+        let offset = trace.bytes.count
+        // An unbind: tick delta, subscription, an unknown reason, no cause.
+        trace.raw(tag: TraceFormat.Tag.unbound.rawValue, fields: [1, 1, 200, 0])
+        trace.bytes += mixedTrace(cells: 5).bytes.dropFirst(TraceFormat.headerSize)
+        let sequential = try sequentialRead(trace.bytes)
+        let expected = TraceReadError.malformedRecord(
+            offset: offset, tag: TraceFormat.Tag.unbound.rawValue, reason: "unknown unbind reason 200")
+        #expect(sequential.failure == expected)
+        for batchSize in [1, 5, 1000] {
+            let ahead = try readAheadRead(trace.bytes, batchSize: batchSize)
+            #expect(ahead.failure == expected)
+            #expect(ahead.events == sequential.events)
+            // The error is final: the reader gives it again.
+            #expect(throws: expected) { try ahead.reader.next() }
+        }
+    }
+
+    @Test("a trace cut short gives the same events and the same warning read ahead")
+    func cutShort() throws {
+        let bytes = Array(mixedTrace(cells: 50).bytes.dropLast(3))
+        let sequentialReader = try TraceReader(bytes: bytes)
+        let events = try sequentialReader.readAll()
+        let ahead = try readAheadRead(bytes, batchSize: 16)
+        #expect(ahead.failure == nil)
+        #expect(ahead.events == events)
+        #expect(ahead.reader.warnings == sequentialReader.warnings)
+        #expect(ahead.reader.ignoredBytes == sequentialReader.ignoredBytes)
+    }
+
+    @Test("a consumer that stops early lets the decoding thread go (stress)")
+    func stopEarly() throws {
+        var trace = mixedTrace(cells: 60)
+        trace.end()
+        for round in 0..<200 {
+            let reader = try TraceReader(bytes: trace.bytes)
+            let readAhead = TraceReadAhead(reader, batches: 1 + round % 3, batchSize: 1 + round % 5)
+            // Take a few batches, keep none of them: the decoder is waiting for an empty batch, or
+            // still decoding, when the read-ahead goes away.
+            for _ in 0..<(round % 4) {
+                guard let batch = readAhead.next() else { break }
+                readAhead.recycle(batch)
+            }
+        }
+    }
+
+    @Test("batches read on one thread are those read ahead")
+    func sequentialBatches() throws {
+        var trace = mixedTrace(cells: 30)
+        trace.end()
+        let reader = try TraceReader(bytes: trace.bytes)
+        var batch = EventBatch()
+        var events: [TraceEvent] = []
+        repeat {
+            reader.read(into: &batch, maximumEvents: 10)
+            for index in 0..<batch.count { events.append(batch.event(at: index)) }
+            #expect(batch.bytesRead == reader.bytesRead)
+        } while !batch.isLast
+        #expect(events == (try sequentialRead(trace.bytes).events))
+        // After the end: empty last batches.
+        reader.read(into: &batch)
+        #expect(batch.count == 0 && batch.isLast && batch.failure == nil)
+    }
+}
+
+@Suite("Compact events")
+struct CompactEventTests {
+    @Test("an event without strings has a compact form holding the same event; one with strings has none")
+    func roundTrip() throws {
+        var trace = mixedTrace(cells: 20)
+        trace.end()
+        let events = try sequentialRead(trace.bytes).events
+        var compactCount = 0
+        for event in events {
+            if let compact = CompactEvent(event) {
+                compactCount += 1
+                #expect(TraceEvent(compact, details: []) == event)
+            } else {
+                switch event.kind {
+                case .outputCreated, .bound, .scopeBegan, .mark, .labeled: break
+                case .updated(_, _, let preview), .fired(_, _, let preview): #expect(preview != nil)
+                default: Issue.record("\(event.kind.name) has no compact form")
+                }
+                let detailed = CompactEvent(
+                    sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
+                    kind: .detailed(1))
+                #expect(TraceEvent(detailed, details: [.mark(name: "other", scope: 0), event.kind]) == event)
+            }
+        }
+        #expect(compactCount > events.count / 2)
+    }
+
+    @Test("the one-pass update decoder reads what the general decoder reads, with the same errors")
+    func decodeUpdate() throws {
+        let records: [EventRecord] = [
+            .update(output: 3, cause: .none, preview: nil),
+            .fire(output: 1 << 40, cause: CauseField(back: 70_000, subscription: 1 << 20), preview: nil),
+            .update(output: 200_000, cause: CauseField(back: 1, subscription: 9), preview: Array("v".utf8)),
+        ]
+        for event in records {
+            var bytes: [UInt8] = []
+            TraceRecord.event(delta: 123_456, event).encode(into: &bytes)
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { raw.deallocate() }
+            raw.copyBytes(from: bytes)
+            var general = PayloadDecoder(bytes: UnsafeRawBufferPointer(raw), start: 2, end: raw.count)
+            var fast = general
+            let decoded = try TraceRecord.decode(try #require(TraceFormat.Tag(rawValue: bytes[0])), &general)
+            if let fields = try TraceRecord.decodeUpdate(&fast) {
+                let expected: EventRecord =
+                    bytes[0] == TraceFormat.Tag.update.rawValue
+                    ? .update(output: fields.output, cause: fields.cause, preview: nil)
+                    : .fire(output: fields.output, cause: fields.cause, preview: nil)
+                #expect(decoded == .event(delta: fields.delta, expected))
+            } else {
+                // A preview: left for the general decoder.
+                #expect(fast.cursor == 2)
+                #expect(decoded == .event(delta: 123_456, event))
+            }
+        }
+        // Cut inside a field: the same error either way.
+        let cut = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
+        defer { cut.deallocate() }
+        cut.copyBytes(from: [0x80, 0x01, 0x85] as [UInt8])
+        var general = PayloadDecoder(bytes: UnsafeRawBufferPointer(cut), start: 0, end: cut.count)
+        var fast = general
+        #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decode(.update, &general) }
+        #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decodeUpdate(&fast) }
+    }
+}
