@@ -50,7 +50,10 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         self.probe = probe
     }
 
-    deinit { lock.deallocate() }
+    deinit {
+        probe.releaseInfo()
+        lock.deallocate()
+    }
 
     override func unsubscribe(_ subscription: Subscription, reason: UnbindReason) {
         run(.unbind(reason), token: subscription.token)

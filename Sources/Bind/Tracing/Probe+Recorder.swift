@@ -117,8 +117,10 @@ struct OutputProbe {
     let valueType: Any.Type
     let file: StaticString
     let line: UInt
-    /// Guarded by the Output's lock; never changes once set.
-    @usableFromInline var madeInfo: OutputTraceInfo?
+    /// Guarded by the Output's lock; never changes once set. Unmanaged, so the hot path can borrow
+    /// it without a retain: the probe owns one reference, given back by ``releaseInfo()``. (So a
+    /// probe is never copied once its info is made: it lives in its subscriber list.)
+    @usableFromInline var madeInfo: Unmanaged<OutputTraceInfo>?
 
     @usableFromInline
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
@@ -131,15 +133,19 @@ struct OutputProbe {
     /// The trace info, made on first use. Lock held, or the Output not yet shared.
     @inlinable
     var info: OutputTraceInfo {
-        mutating get { madeInfo ?? makeInfo() }
+        mutating get { madeInfo?.takeUnretainedValue() ?? makeInfo() }
     }
 
     @usableFromInline
     mutating func makeInfo() -> OutputTraceInfo {
         let made = OutputTraceInfo(kind: kind, valueType: valueType, file: file, line: line)
-        madeInfo = made
+        madeInfo = .passRetained(made)
         return made
     }
+
+    /// Gives back the probe's reference to its info; called once, as its subscriber list goes.
+    @usableFromInline
+    func releaseInfo() { madeInfo?.release() }
 
     /// Runs as the Output is made, before it is shared.
     @usableFromInline
@@ -152,9 +158,10 @@ struct OutputProbe {
 
     /// Gives every subscriber its trace info: those bound while nothing recorded have none yet.
     /// Runs only while recording, so its walk never costs the untraced paths anything.
+    /// Static, so the recorder's closures capture the info and not the whole probe (an `inout self`
+    /// capture costs a traced update a copy of the probe and its retains).
     @inlinable
-    mutating func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
-        let info = self.info
+    static func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, of info: OutputTraceInfo) {
         // Through the buffer, so checking an entry does not copy (and retain) all of it.
         subscribers.withUnsafeMutableBufferPointer { entries in
             for index in entries.indices where entries[index].probe.info == nil {
@@ -168,13 +175,16 @@ struct OutputProbe {
     /// Inlinable, so a traced bind is specialised for its value type like the rest of `bind`.
     @inlinable
     mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        let last = subscribers.count - 1
-        let subscription = subscribers[last].probe.recorded(of: info)
-        return DeliveryProbe(
-            event: TraceRecorder.bound(subscription) {
-                recordAll(&subscribers)
-                return subscribers.compactMap { $0.probe.info }
-            })
+        if madeInfo == nil { _ = makeInfo() }
+        return madeInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { info in
+            let last = subscribers.count - 1
+            let subscription = subscribers[last].probe.recorded(of: info)
+            return DeliveryProbe(
+                event: TraceRecorder.bound(subscription) {
+                    Self.recordAll(&subscribers, of: info)
+                    return subscribers.compactMap { $0.probe.info }
+                })
+        }
     }
 
     /// Called only while recording (see ``Probe``). The subscribers are given trace info only when
@@ -183,11 +193,15 @@ struct OutputProbe {
     mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
         -> DeliveryProbe
     {
-        DeliveryProbe(
-            event: TraceRecorder.updated(info, preview: preview) {
-                recordAll(&subscribers)
-                return subscribers.compactMap { $0.probe.info }
-            })
+        if madeInfo == nil { _ = makeInfo() }
+        // Borrowed: a strong reference would cost every traced update a retain and a release.
+        return madeInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { info in
+            DeliveryProbe(
+                event: TraceRecorder.updated(info, preview: preview) {
+                    Self.recordAll(&subscribers, of: info)
+                    return subscribers.compactMap { $0.probe.info }
+                })
+        }
     }
 
     /// Called only while recording (see ``Probe``).
@@ -199,8 +213,8 @@ struct OutputProbe {
     @usableFromInline
     mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // An Output with no trace info was never in a trace: its release concerns none.
-        guard bt_is_recording(), madeInfo != nil else { return }
-        recordAll(&subscribers)
+        guard bt_is_recording(), let info = madeInfo?.takeUnretainedValue() else { return }
+        Self.recordAll(&subscribers, of: info)
         TraceRecorder.outputReleased(info, subscribers: subscribers.lazy.compactMap { $0.probe.info })
     }
 
@@ -208,7 +222,8 @@ struct OutputProbe {
     mutating func edge<Value>(
         to derived: OutputTraceInfo, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
     ) {
-        recordAll(&sourceSubscribers)
+        let info = self.info
+        Self.recordAll(&sourceSubscribers, of: info)
         TraceRecorder.edge(
             from: info, to: derived, kind: kind,
             sourceSubscribers: sourceSubscribers.lazy.compactMap { $0.probe.info })
@@ -218,7 +233,8 @@ struct OutputProbe {
     mutating func innerSwitch<Value>(
         from flatMap: OutputTraceInfo, innerSubscribers: inout ContiguousArray<Subscriber<Value>>
     ) {
-        recordAll(&innerSubscribers)
+        let info = self.info
+        Self.recordAll(&innerSubscribers, of: info)
         TraceRecorder.innerSwitch(
             flatMap: flatMap, inner: info, innerSubscribers: innerSubscribers.lazy.compactMap { $0.probe.info })
     }

@@ -49,6 +49,7 @@ struct OutputProbe {
     @inlinable init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {}
 
     @inlinable func created() {}
+    @inlinable func releaseInfo() {}
 
     // The members below run with the Output's lock held.
     @inlinable func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {}
