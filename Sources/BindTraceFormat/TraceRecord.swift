@@ -33,12 +33,14 @@ package struct CauseField: Equatable, Sendable {
     package var back: UInt64
     package var subscription: UInt64
 
+    @inlinable
     package init(back: UInt64, subscription: UInt64) {
         self.back = back
         self.subscription = subscription
     }
 
-    package static let none = CauseField(back: 0, subscription: 0)
+    /// Computed, not stored: a stored static is a lazy global, and the recorder reads this per event.
+    @inlinable package static var none: CauseField { CauseField(back: 0, subscription: 0) }
 }
 
 /// The fields of each event record, after the tick delta. docs/trace-format.md lists them.

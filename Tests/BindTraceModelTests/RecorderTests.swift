@@ -183,3 +183,51 @@ struct ParallelCaptureTests {
     }
 }
 #endif
+
+#if Tracing
+@Suite("Trace strings")
+struct TraceStringsTests {
+    /// More distinct files than the recent-file cache has slots, so slots are shared and replaced.
+    private static let files: [StaticString] = [
+        "A.swift", "B.swift", "C.swift", "D.swift", "E.swift", "F.swift", "G.swift", "H.swift", "I.swift",
+        "J.swift", "K.swift", "L.swift", "M.swift", "N.swift", "O.swift", "P.swift", "Q.swift", "R.swift",
+        "S.swift", "T.swift", "U.swift", "V.swift", "W.swift", "X.swift", "Y.swift", "Z.swift", "Aa.swift",
+        "Ab.swift", "Ac.swift", "Ad.swift", "Ae.swift", "Af.swift", "Ag.swift", "Ah.swift", "Ai.swift",
+        "Aj.swift", "Ak.swift", "Al.swift", "Am.swift", "An.swift", "Ao.swift", "Ap.swift", "Aq.swift",
+        "Ar.swift", "As.swift", "At.swift", "Au.swift", "Av.swift", "Aw.swift", "Ax.swift", "Ay.swift",
+        "Az.swift", "Ba.swift", "Bb.swift", "Bc.swift", "Bd.swift", "Be.swift", "Bf.swift", "Bg.swift",
+        "Bh.swift", "Bi.swift", "Bj.swift", "Bk.swift", "Bl.swift", "Bm.swift", "Bn.swift", "Bo.swift",
+        "Bp.swift", "Bq.swift", "Br.swift",
+    ]
+
+    @Test("a file keeps its id however files are interleaved, is defined once, and a reset starts again")
+    func fileIDs() {
+        var strings = TraceStrings()
+        var defined: [UInt64: String] = [:]
+        func id(_ file: StaticString) -> UInt64 {
+            strings.id(of: file) { record in
+                if case .string(let id, let utf8) = record {
+                    #expect(defined[id] == nil, "string \(id) defined twice")
+                    defined[id] = String(decoding: utf8, as: UTF8.self)
+                }
+            }
+        }
+        let first = Self.files.map(id)
+        #expect(Set(first).count == Self.files.count)
+        for round in 0..<5 {
+            // Forwards, backwards and strided, so every slot sees several files come and go.
+            let order = round.isMultiple(of: 2) ? Array(Self.files.indices) : Self.files.indices.reversed()
+            for index in order where index % (round + 1) == 0 {
+                #expect(id(Self.files[index]) == first[index])
+            }
+        }
+        #expect(defined.count == Self.files.count)
+        for (index, file) in Self.files.enumerated() { #expect(defined[first[index]] == "\(file)") }
+        // A new stream defines its strings again, from id 1.
+        strings.reset()
+        defined = [:]
+        #expect(id(Self.files[5]) == 1)
+        #expect(defined == [1: "F.swift"])
+    }
+}
+#endif

@@ -335,6 +335,7 @@ struct RecorderState {
     // MARK: - Strings
 
     mutating func intern(_ file: StaticString) -> UInt64 {
+        if let id = strings.recentID(of: file) { return id }
         var defined: TraceRecord?
         let id = strings.id(of: file) { defined = $0 }
         if let defined { appendRecord(defined) }

@@ -5,6 +5,9 @@ import BindTraceFormat
 /// label and scope name once. Not thread-safe: used under `TraceRecorder`'s lock.
 struct TraceStrings {
     private var files: [UInt: UInt64] = [:]
+    /// The ids of recently used files, by address (direct-mapped): every traced bind interns its
+    /// file, and a dictionary lookup hashes the address each time.
+    private var recentFiles = ContiguousArray(repeating: RecentFile(address: 0, id: 0), count: 64)
     private var types: [ObjectIdentifier: UInt64] = [:]
     private var texts: [String: UInt64] = [:]
     private var nextID: UInt64 = 1
@@ -24,11 +27,36 @@ struct TraceStrings {
     /// The id of `file`; `define` is called with the record of a new string.
     mutating func id(of file: StaticString, define: (TraceRecord) -> Void) -> UInt64 {
         guard file.hasPointerRepresentation else { return id(of: file.description, define: define) }
+        if let id = recentID(of: file) { return id }
         let key = UInt(bitPattern: file.utf8Start)
-        if let id = files[key] { return id }
-        let id = add(Array(UnsafeBufferPointer(start: file.utf8Start, count: file.utf8CodeUnitCount)), define)
-        files[key] = id
+        let id: UInt64
+        if let known = files[key] {
+            id = known
+        } else {
+            id = add(Array(UnsafeBufferPointer(start: file.utf8Start, count: file.utf8CodeUnitCount)), define)
+            files[key] = id
+        }
+        recentFiles[Self.slot(of: key)] = RecentFile(address: key, id: id)
         return id
+    }
+
+    /// The id of `file` if it was used recently: the traced bind's path, with nothing to define.
+    @inline(__always)
+    func recentID(of file: StaticString) -> UInt64? {
+        guard file.hasPointerRepresentation else { return nil }
+        let key = UInt(bitPattern: file.utf8Start)
+        let recent = recentFiles[Self.slot(of: key)]
+        return recent.address == key ? recent.id : nil
+    }
+
+    private static func slot(of address: UInt) -> Int {
+        Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    private struct RecentFile {
+        /// 0: empty (no string lives at address 0).
+        var address: UInt
+        var id: UInt64
     }
 
     mutating func id(of type: Any.Type, define: (TraceRecord) -> Void) -> UInt64 {
