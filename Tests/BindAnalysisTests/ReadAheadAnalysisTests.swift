@@ -3,8 +3,9 @@ import BindTraceModel
 import BindTraceTestSupport
 import Testing
 
-/// Cells that each bind to a long-lived Output in their scope; every third leaks its subscription,
-/// every fifth binds a Binder whose target goes away; one update names an Output never created.
+/// Cells that each bind to a long-lived Output in their scope; every third leaks its subscription
+/// (drops its handle while it is bound), every fifth binds a Binder whose target goes away; one
+/// update names an Output never created.
 private func leakyCells(_ count: UInt64) -> TraceBuilder {
     var trace = TraceBuilder()
     trace.output(1, line: 10, label: "theme")
@@ -22,7 +23,7 @@ private func leakyCells(_ count: UInt64) -> TraceBuilder {
         if target != nil { trace.add(.dangling(subscription: 10_000 + cell)) }
         _ = bind
         trace.unbind(10_000 + cell)
-        if cell % 3 != 0 { trace.unbind(cell) }
+        if cell % 3 != 0 { trace.unbind(cell) } else { trace.add(.handleReleased(subscription: cell)) }
         trace.release(item)
         trace.endScope(scope)
         trace.update(1)

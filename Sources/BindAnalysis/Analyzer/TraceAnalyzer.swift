@@ -36,16 +36,13 @@ public enum TraceAnalyzer {
     public static func analyze(reader: TraceReader, options: AnalysisOptions = AnalysisOptions())
         throws(TraceReadError) -> AnalysisResult
     {
-        let replay = Replay(options: options)
-        // Format 1.1 records Subscription handles and containers: the precise leak rules apply from
-        // the first event, not from the first handle event (docs/analysis.md).
-        replay.recordsHandles = reader.version >= (1, 1)
+        let replay = Replay(options: options, reading: reader)
         let state = try self.replay(reader, into: replay)
         return result(of: replay, state: state, warnings: reader.warnings, isComplete: reader.isComplete)
     }
 
-    /// Analyses every remaining event of `reader` as ``analyze(events:options:)`` analyses them (the
-    /// handle rules apply from the first handle event), decoding on a second thread.
+    /// Analyses every remaining event of `reader` as ``analyze(reader:options:)`` does, decoding on a
+    /// second thread.
     ///
     /// - Parameter progress: called after each batch of events with the batch (its ``EventBatch/bytesRead``)
     ///   and the number of events replayed so far.
@@ -54,7 +51,7 @@ public enum TraceAnalyzer {
         reader: TraceReader, options: AnalysisOptions, readAhead: Bool = true,
         progress: (_ batch: EventBatch, _ events: UInt64) -> Void
     ) throws(TraceReadError) -> AnalysisResult {
-        let replay = Replay(options: options)
+        let replay = Replay(options: options, reading: reader)
         let state = try self.replay(reader, into: replay, readAhead: readAhead, progress: progress)
         return result(of: replay, state: state, warnings: [], isComplete: true)
     }

@@ -73,6 +73,15 @@ public final class Replay {
         self.options = options
     }
 
+    /// A replay of the trace `reader` reads: format 1.1 and later record Subscription handles and
+    /// containers, so the precise leak rules apply from its first event, not from its first handle
+    /// event (docs/analysis.md). Every replay of a trace file is made here, so `bind-trace`, the
+    /// library and the report judge a trace alike.
+    package convenience init(options: AnalysisOptions, reading reader: TraceReader) {
+        self.init(options: options)
+        recordsHandles = reader.version >= (1, 1)
+    }
+
     deinit {
         // An open scope and the subscriptions bound in it hold each other until it ends: a trace
         // that stops with scopes open would otherwise leave them behind.

@@ -116,7 +116,7 @@ extension ReportContent {
             analysis.stateAt = nil
             analysis.keepsReleasedOutputs = options.includesReleasedOutputs
             let reader = try TraceReader(path: path)
-            let replay = Replay(options: analysis)
+            let replay = Replay(options: analysis, reading: reader)
             var candidates = TimelineCandidates(
                 labelled: options.maximumTimelineRows,
                 unlabelled: min(options.unlabelledTimelineRows, options.maximumTimelineRows))

@@ -4,10 +4,15 @@ import BindTraceTestSupport
 /// Writes a trace in the binary format directly, as the recorder would: for traces the plain build
 /// cannot record, for damaged traces, and for the benchmark's large ones. A thin wrapper over the
 /// shared `TraceWriter` (the format's own encoder).
+///
+/// Format 1.0 unless told otherwise: these traces write no Subscription handle records, and in a
+/// 1.0 trace a closure left bound after its scope is judged abandoned, which is what they mean. In a
+/// 1.1 trace (the recorder's), no handle record means the app still holds the handle
+/// (`HandleRuleTests` writes those).
 struct TraceFileWriter {
     private var writer: TraceWriter
 
-    init(clock: Bool = true) { writer = TraceWriter(clock: clock) }
+    init(minor: UInt16 = 0, clock: Bool = true) { writer = TraceWriter(minor: minor, clock: clock) }
 
     var bytes: [UInt8] { writer.bytes }
 
