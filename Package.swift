@@ -93,7 +93,9 @@ let package = Package(
             name: "BindAnalysisTests",
             dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
-        .testTarget(name: "BindReportTests", dependencies: ["Bind", "BindReport", "BindAnalysis", "BindTraceModel"]),
+        .testTarget(
+            name: "BindReportTests",
+            dependencies: ["Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.

@@ -1,5 +1,6 @@
 import BindAnalysis
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -48,35 +49,14 @@ enum Browser {
 
     /// Runs headless Chromium with `arguments`; returns its standard output and its log (standard error).
     static func run(_ arguments: [String]) throws -> (output: String, log: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path!)
         let profile = NSTemporaryDirectory() + "bind-report-chromium-" + UUID().uuidString
-        process.arguments =
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: path!),
             [
                 "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
                 "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000",
-            ] + arguments
-        let output = Pipe()
-        let log = Pipe()
-        process.standardOutput = output
-        process.standardError = log
-        try process.run()
-        // Read both pipes while the browser runs, so a full pipe never blocks it.
-        let logData = LockedData()
-        let reader = Thread { logData.set(log.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !logData.isSet { usleep(10_000) }
-        try? FileManager.default.removeItem(atPath: profile)
-        return (String(decoding: outputData, as: UTF8.self), String(decoding: logData.value, as: UTF8.self))
+            ] + arguments)
+        return (run.standardOutput, run.standardError)
     }
-}
-
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
 }

@@ -143,6 +143,14 @@ struct OutputProbe {
         return made
     }
 
+    /// Runs `body` with the trace info (made on first use) borrowed: a strong reference would cost
+    /// every traced update and bind a retain and a release. Lock held.
+    @inlinable
+    mutating func withInfo<Result>(_ body: (OutputTraceInfo) -> Result) -> Result {
+        if madeInfo == nil { _ = makeInfo() }
+        return madeInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+    }
+
     /// Gives back the probe's reference to its info; called once, as its subscriber list goes.
     @usableFromInline
     func releaseInfo() { madeInfo?.release() }
@@ -175,8 +183,7 @@ struct OutputProbe {
     /// Inlinable, so a traced bind is specialised for its value type like the rest of `bind`.
     @inlinable
     mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        if madeInfo == nil { _ = makeInfo() }
-        return madeInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { info in
+        withInfo { info in
             let last = subscribers.count - 1
             let subscription = subscribers[last].probe.recorded(of: info)
             return DeliveryProbe(
@@ -193,9 +200,7 @@ struct OutputProbe {
     mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
         -> DeliveryProbe
     {
-        if madeInfo == nil { _ = makeInfo() }
-        // Borrowed: a strong reference would cost every traced update a retain and a release.
-        return madeInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { info in
+        withInfo { info in
             DeliveryProbe(
                 event: TraceRecorder.updated(info, preview: preview) {
                     Self.recordAll(&subscribers, of: info)

@@ -233,19 +233,15 @@ struct RecorderState {
     /// Appends one event (a thread record first when the thread changed); returns its sequence number.
     @discardableResult
     mutating func append(_ event: EventRecord) -> UInt64 {
-        switchThreadIfNeeded()
-        let now = bt_ticks()
-        let delta = now > lastTicks ? now - lastTicks : 0
-        if now > lastTicks { lastTicks = now }
-        sequence += 1
-        eventsSinceClock = true
-        eventsInBuffer += 1
-        appendRecord(.event(delta: delta, event))
-        return sequence
+        // The tick delta takes at most 10 bytes, as the length bound of any delta allows for.
+        appendInPlace(maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+            TraceRecord.event(delta: delta, event).encode(at: base)
+        }
     }
 
     /// Appends one event that `encode` writes in place (at most `maximumLength` bytes, given where
-    /// and the tick delta), as ``append(_:)`` would; returns its sequence number. A cause field must
+    /// and the tick delta), a thread record first when the thread changed; returns its sequence
+    /// number. Every event but the plain update's fast path comes through here. A cause field must
     /// be made before this call: it counts back from the event this makes.
     @inline(__always) @discardableResult
     mutating func appendInPlace(maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int) -> UInt64 {
