@@ -11,7 +11,9 @@
 # their checks on (FUZZ_CHECK_KNOWN=1; leak suppressions as in the runs) and says which still reproduce: those
 # fail the run: every one of them is fixed (FUZZ_STRICT=0 only reports them).
 # Environment: FUZZ_WORK (scratch, default .build-fuzz), FUZZ_JOBS (parallel runs per target, default 1),
-# FUZZ_SEED (a fixed libFuzzer seed, for a repeatable run),
+# FUZZ_SEED (a fixed libFuzzer seed), FUZZ_RUNS ("Target=N ...": a fixed number of inputs per
+# target, SECONDS only a cap) — with both, a run starts from the committed corpus alone and hashes
+# deterministically, so it tries the same inputs on every machine, however fast;
 # FUZZ_CHECK_KNOWN=1 (check known findings while fuzzing too), FUZZ_LSAN_STRICT=1 (no suppressions).
 set -euo pipefail
 
@@ -26,6 +28,9 @@ work="$(cd "$work" && pwd)"
 # The Swift runtime's backtracer would symbolicate every crash for up to 30 s (and can hang a
 # minimised run); ASan prints the stack already.
 export SWIFT_BACKTRACE=enable=no
+# Swift seeds its hashing per process, so Set and Dictionary order (and with it the coverage that
+# guides libFuzzer) would vary between runs of the same input.
+if [ -n "${FUZZ_SEED:-}" ]; then export SWIFT_DETERMINISTIC_HASHING=1; fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 # Known leaks outside this package's reach, each with its reason (FUZZ_LSAN_STRICT=1: none).
 if [ "${FUZZ_LSAN_STRICT:-0}" != 1 ]; then
@@ -102,8 +107,17 @@ for target in "${targets[@]}"; do
     if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then parallel=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
     # A fixed seed makes a run repeatable (CI's smoke pass uses one): same corpus, same inputs in order.
     if [ -n "${FUZZ_SEED:-}" ]; then parallel+=(-seed="$FUZZ_SEED"); fi
+    runs=""
+    for entry in ${FUZZ_RUNS:-}; do
+        [ "${entry%%=*}" = "$target" ] && runs="${entry#*=}"
+    done
+    if [ -n "$runs" ]; then
+        parallel+=(-runs="$runs")
+        # Inputs found by earlier runs would change what this one tries.
+        [ -n "${FUZZ_SEED:-}" ] && rm -rf "$scratch" && mkdir -p "$scratch"
+    fi
     log="$work/$target.log"
-    echo "== $target: ${seconds}s on $(corpus_for "$target")"
+    echo "== $target: ${runs:+$runs inputs, at most }${seconds}s on $(corpus_for "$target")"
     # The first directory receives new inputs; the committed ones are only read.
     set +e
     (cd "$work" && "$fuzz_dir/.build/release/$target" \

@@ -64,6 +64,33 @@ struct ReplayStateTests {
         #expect(replay.errors.isEmpty)
     }
 
+
+    @Test(
+        "each thread nests on its own, whatever its number: a hostile one costs one stack",
+        arguments: [UInt32(2), 255, 256, 0xE000_0000, .max])
+    func threadsNestApart(other: UInt32) {
+        var trace = TraceBuilder()
+        trace.output(1)
+        trace.output(2)
+        trace.bind(1, to: 1)
+        let outer = trace.update(1)
+        trace.thread = other
+        let elsewhere = trace.update(2)
+        trace.thread = 1
+        let inner = trace.update(2, cause: TraceCause(subscription: 1, event: outer))
+        trace.thread = other
+        let after = trace.update(2)
+        let replay = Replay()
+        var depths: [UInt64: Int] = [:]
+        for event in trace.events {
+            replay.apply(event)
+            depths[event.sequence] = replay.lastDepth
+        }
+        #expect([depths[outer], depths[elsewhere], depths[inner], depths[after]] == [0, 0, 1, 0])
+        #expect(replay.errors.isEmpty)
+        #expect(replay.stacks.mapValues(\.count) == [1: 2, other: 1])
+        #expect(TraceAnalyzer.analyze(events: trace.events).summary.threads == 2)
+    }
     @Test("a flatMap's inner edges tell the current inner from past ones")
     func flatMapInners() {
         var trace = TraceBuilder()
@@ -126,7 +153,7 @@ struct ReplayStateTests {
         #expect(replay.liveOutputCount == 0 && replay.boundSubscriptionCount == 0)
         #expect(replay.releasedOutputs.rangeCount == 1)
         #expect(replay.endedSubscriptions.rangeCount == 1)
-        #expect(replay.stacks.map(\.count) == [0, 1])
+        #expect(replay.stacks.mapValues(\.count) == [1: 1])
         #expect(replay.errors.isEmpty)
     }
 

@@ -9,7 +9,11 @@ public struct TraceStatistics: Hashable, Sendable {
     public private(set) var events: UInt64 = 0
     public private(set) var firstTime: UInt64?
     public private(set) var lastTime: UInt64 = 0
-    public private(set) var threads: UInt32 = 0
+    /// How many threads recorded events (distinct thread numbers: a trace's numbers are not
+    /// trusted to be dense).
+    public var threads: UInt32 { UInt32(clamping: threadNumbers.count) }
+    private var threadNumbers: Set<UInt32> = []
+    private var lastThread: UInt32?
     /// Updates and fires by creation site, of the Outputs released so far.
     var updatesBySite: [SourceSite: (updates: UInt64, outputs: UInt64)] = [:]
 
@@ -27,7 +31,10 @@ public struct TraceStatistics: Hashable, Sendable {
         events &+= 1
         if firstTime == nil { firstTime = time }
         lastTime = time
-        if thread > threads { threads = thread }
+        if thread != lastThread {
+            lastThread = thread
+            threadNumbers.insert(thread)
+        }
         eventsByKind[kind] &+= 1
     }
 
@@ -82,7 +89,7 @@ public struct TraceStatistics: Hashable, Sendable {
 
     public static func == (lhs: TraceStatistics, rhs: TraceStatistics) -> Bool {
         lhs.eventsByKind == rhs.eventsByKind && lhs.outputsByKind == rhs.outputsByKind && lhs.events == rhs.events
-            && lhs.firstTime == rhs.firstTime && lhs.lastTime == rhs.lastTime && lhs.threads == rhs.threads
+            && lhs.firstTime == rhs.firstTime && lhs.lastTime == rhs.lastTime && lhs.threadNumbers == rhs.threadNumbers
     }
 
     public func hash(into hasher: inout Hasher) {

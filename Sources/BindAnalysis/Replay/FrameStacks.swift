@@ -2,6 +2,10 @@
 ///
 /// Frames are plain values (no references are retained), so each thread's stack is a raw growable
 /// buffer: no copy-on-write uniqueness checks, no retain or release per push or pop.
+///
+/// Thread numbers come from the trace, which is untrusted: they are mapped to dense slots (a direct
+/// table for the small numbers recorders hand out, a dictionary beyond), so a hostile number costs
+/// one stack, never an array as long as the number.
 final class FrameStacks {
     private struct Stack {
         var base: UnsafeMutablePointer<Frame>
@@ -9,91 +13,116 @@ final class FrameStacks {
         var capacity: Int
     }
 
-    /// Indexed by thread number; `threadCount` of them are initialised.
+    /// Indexed by slot; `threads.count` of them are initialised.
     private var stacks: UnsafeMutablePointer<Stack>
-    private var threadCapacity: Int
-    private(set) var threadCount = 0
+    private var slotCapacity: Int
+    /// The thread number of each slot, in the order threads were first seen.
+    private(set) var threads: [UInt32] = []
+    /// Slot + 1 of each thread number below `directThreads` (0: not seen yet).
+    private var directSlots = [Int32](repeating: 0, count: FrameStacks.directThreads)
+    private var otherSlots: [UInt32: Int] = [:]
+    /// The last thread looked up, and its slot (−1: none yet): consecutive events share a thread.
+    private var cachedThread: UInt32 = 0
+    private var cachedSlot = -1
+
+    private static var directThreads: Int { 256 }
 
     init() {
-        threadCapacity = 4
-        stacks = .allocate(capacity: threadCapacity)
+        slotCapacity = 4
+        stacks = .allocate(capacity: slotCapacity)
     }
 
     deinit {
-        for thread in 0..<threadCount { stacks[thread].base.deallocate() }
+        for slot in threads.indices { stacks[slot].base.deallocate() }
         stacks.deallocate()
     }
 
-    /// Makes the stack of `thread` exist.
+    /// The slot of `thread`, which gets an empty stack when first seen.
     @inline(__always)
-    func prepare(_ thread: Int) {
-        if thread >= threadCount { addThreads(through: thread) }
+    private func slot(_ thread: UInt32) -> Int {
+        if thread == cachedThread && cachedSlot >= 0 { return cachedSlot }
+        return lookUp(thread)
     }
 
     @inline(never)
-    private func addThreads(through thread: Int) {
-        if thread >= threadCapacity {
-            let capacity = max(threadCapacity * 2, thread + 1)
-            let grown = UnsafeMutablePointer<Stack>.allocate(capacity: capacity)
-            grown.moveInitialize(from: stacks, count: threadCount)
-            stacks.deallocate()
-            stacks = grown
-            threadCapacity = capacity
+    private func lookUp(_ thread: UInt32) -> Int {
+        let slot: Int
+        if Int(thread) < Self.directThreads {
+            if directSlots[Int(thread)] == 0 { directSlots[Int(thread)] = Int32(addStack(for: thread) + 1) }
+            slot = Int(directSlots[Int(thread)]) - 1
+        } else if let known = otherSlots[thread] {
+            slot = known
+        } else {
+            slot = addStack(for: thread)
+            otherSlots[thread] = slot
         }
-        while threadCount <= thread {
-            (stacks + threadCount).initialize(to: Stack(base: .allocate(capacity: 16), count: 0, capacity: 16))
-            threadCount += 1
-        }
+        cachedThread = thread
+        cachedSlot = slot
+        return slot
     }
 
-    /// How many frames are open on `thread` (prepared).
-    @inline(__always)
-    func count(_ thread: Int) -> Int { stacks[thread].count }
+    private func addStack(for thread: UInt32) -> Int {
+        let slot = threads.count
+        if slot == slotCapacity {
+            let capacity = slotCapacity * 2
+            let grown = UnsafeMutablePointer<Stack>.allocate(capacity: capacity)
+            grown.moveInitialize(from: stacks, count: slot)
+            stacks.deallocate()
+            stacks = grown
+            slotCapacity = capacity
+        }
+        (stacks + slot).initialize(to: Stack(base: .allocate(capacity: 4), count: 0, capacity: 4))
+        threads.append(thread)
+        return slot
+    }
 
-    /// The innermost open frame of `thread` (prepared).
+    /// How many frames are open on `thread`.
     @inline(__always)
-    func top(_ thread: Int) -> Frame? {
-        let stack = stacks[thread]
+    func count(_ thread: UInt32) -> Int { stacks[slot(thread)].count }
+
+    /// The innermost open frame of `thread`.
+    @inline(__always)
+    func top(_ thread: UInt32) -> Frame? {
+        let stack = stacks[slot(thread)]
         return stack.count > 0 ? stack.base[stack.count - 1] : nil
     }
 
     @inline(__always)
-    func push(_ frame: Frame, thread: Int) {
-        if stacks[thread].count == stacks[thread].capacity { grow(thread) }
-        let count = stacks[thread].count
-        (stacks[thread].base + count).initialize(to: frame)
-        stacks[thread].count = count + 1
+    func push(_ frame: Frame, thread: UInt32) {
+        let slot = slot(thread)
+        if stacks[slot].count == stacks[slot].capacity { grow(slot) }
+        let count = stacks[slot].count
+        (stacks[slot].base + count).initialize(to: frame)
+        stacks[slot].count = count + 1
     }
 
     /// Removes and returns the innermost frame of `thread`, which has one.
     @inline(__always)
-    func pop(_ thread: Int) -> Frame {
-        let count = stacks[thread].count - 1
-        stacks[thread].count = count
-        return stacks[thread].base[count]
+    func pop(_ thread: UInt32) -> Frame {
+        let slot = slot(thread)
+        let count = stacks[slot].count - 1
+        stacks[slot].count = count
+        return stacks[slot].base[count]
     }
 
     @inline(never)
-    private func grow(_ thread: Int) {
-        let stack = stacks[thread]
+    private func grow(_ slot: Int) {
+        let stack = stacks[slot]
         let capacity = stack.capacity * 2
         let grown = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
         grown.moveInitialize(from: stack.base, count: stack.count)
         stack.base.deallocate()
-        stacks[thread].base = grown
-        stacks[thread].capacity = capacity
+        stacks[slot].base = grown
+        stacks[slot].capacity = capacity
     }
 
     /// The open frames of `thread`, outermost first, without copying them: valid until the next
-    /// push or pop (empty for a thread never seen).
-    func view(_ thread: Int) -> UnsafeBufferPointer<Frame> {
-        guard thread < threadCount else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: stacks[thread].base, count: stacks[thread].count)
+    /// push or pop.
+    func view(_ thread: UInt32) -> UnsafeBufferPointer<Frame> {
+        let slot = slot(thread)
+        return UnsafeBufferPointer(start: stacks[slot].base, count: stacks[slot].count)
     }
 
-    /// The open frames of `thread`, outermost first (empty for a thread never seen).
-    func frames(_ thread: Int) -> [Frame] {
-        guard thread < threadCount else { return [] }
-        return Array(UnsafeBufferPointer(start: stacks[thread].base, count: stacks[thread].count))
-    }
+    /// The open frames of `thread`, outermost first.
+    func frames(_ thread: UInt32) -> [Frame] { Array(view(thread)) }
 }

@@ -46,10 +46,12 @@ public final class Replay {
     @exclusivity(unchecked) var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
     @exclusivity(unchecked) var endedSubscriptions = IDHistory()
-    /// Open frames, indexed by thread number.
+    /// Open frames, by thread number.
     let frameStacks = FrameStacks()
-    /// The open frames of each thread, outermost first (a copy, for tests and diagnostics).
-    var stacks: [[Frame]] { (0..<frameStacks.threadCount).map { frameStacks.frames($0) } }
+    /// The open frames of each thread seen, outermost first (a copy, for tests and diagnostics).
+    var stacks: [UInt32: [Frame]] {
+        Dictionary(uniqueKeysWithValues: frameStacks.threads.map { ($0, frameStacks.frames($0)) })
+    }
     /// Released Outputs that open frames still refer to: frames do not retain their Output (a
     /// retain and release per update), so these are kept alive here until their last frame closes.
     var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
@@ -224,8 +226,7 @@ public final class Replay {
     /// Closes the frames of the event's thread that have finished, checking that its cause is open.
     @inline(__always)
     private func enter(_ cause: TraceCause?, event: CompactEvent) {
-        let thread = Int(event.thread)
-        frameStacks.prepare(thread)
+        let thread = event.thread
         guard let cause else {
             if frameStacks.count(thread) > 0 { closeAll(thread) }
             lastDepth = 0
@@ -243,7 +244,7 @@ public final class Replay {
         lastDepth = frameStacks.count(thread)
     }
 
-    private func closeAll(_ thread: Int) {
+    private func closeAll(_ thread: UInt32) {
         while frameStacks.count(thread) > 0 { close(frameStacks.pop(thread)) }
     }
 
@@ -264,7 +265,7 @@ public final class Replay {
             if frame.kind == .update { output.openFrames += 1 }
             output.frameReferences += 1
         }
-        frameStacks.push(frame, thread: Int(thread))
+        frameStacks.push(frame, thread: thread)
     }
 
     // MARK: - Events
@@ -287,7 +288,7 @@ public final class Replay {
             // Feedback: this Output's own update is still open on this thread.
             if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
                 feedbackCycles.check(
-                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(Int(event.thread)),
+                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
                     sequence: event.sequence, replay: self)
             }
         } else {
@@ -494,7 +495,7 @@ public final class Replay {
             // Its target is gone: a later bind to an object at the same address is another target.
             if node.bindingGroup != nil { duplicateBindings.unbound(node) }
             // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
-            let stack = frameStacks.frames(Int(event.thread))
+            let stack = frameStacks.frames(event.thread)
             node.firstDanglingUpdate =
                 stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
         }
