@@ -64,7 +64,6 @@ struct ReplayStateTests {
         #expect(replay.errors.isEmpty)
     }
 
-
     @Test(
         "each thread nests on its own, whatever its number: a hostile one costs one stack",
         arguments: [UInt32(2), 255, 256, 0xE000_0000, .max])
