@@ -3,8 +3,9 @@ import BindTraceModel
 /// Turns fuzz bytes into a sequence of decoded events, so the replay sees far more consistent (and
 /// subtly inconsistent) histories than random trace bytes would decode to.
 ///
-/// Each event takes one opcode byte, then small operands: ids come from a space of 8 so events keep
-/// referring to the same Outputs, subscriptions and scopes; causes point a few events back; strings
+/// Each event takes one opcode byte, then small operands: ids come from a space of 8 (and 8 more at
+/// the top of the 64-bit range) so events keep referring to the same Outputs, subscriptions and
+/// scopes; threads are 1 and 2, or rarely a huge number; causes point a few events back; strings
 /// come from a small table of plain and hostile texts. Inputs that start with the trace magic are
 /// read as traces instead (the events before the first error), so the real traces of the corpus
 /// seed this target too.
@@ -26,6 +27,8 @@ public struct EventProgram {
         return program.decode()
     }
 
+    static let wideThreads: [UInt32] = [0xE000_0000, .max]
+
     static let strings = [
         "", "App/View.swift", "Int", "String", "name", "sign-in", "a\u{0}b", "<script>alert(1)</script>",
         "\"quoted\" & 'single'", "\\N\\G\\L", "\u{202E}reversed", "line\nbreak\r\n", "e\u{301}\u{301}\u{301}",
@@ -38,7 +41,13 @@ public struct EventProgram {
         return bytes[index]
     }
 
-    private mutating func small(_ range: UInt8 = 8) -> UInt64 { UInt64((byte() ?? 0) % range) }
+    /// An operand below `range`; for ids (range 8), a byte of 0xF8 or more picks one of eight ids
+    /// at the top of the 64-bit space instead, since ids in traces are untrusted numbers.
+    private mutating func small(_ range: UInt8 = 8) -> UInt64 {
+        let value = byte() ?? 0
+        if range == 8 && value >= 0xF8 { return 1 << 63 | UInt64(value & 7) }
+        return UInt64(value % range)
+    }
     private mutating func string() -> String { Self.strings[Int(byte() ?? 0) % Self.strings.count] }
     private mutating func site() -> SourceSite { SourceSite(file: string(), line: UInt(byte() ?? 0)) }
     private mutating func outputKind() -> OutputKind { OutputKind(rawValue: (byte() ?? 0) % 9) ?? .output }
@@ -54,7 +63,9 @@ public struct EventProgram {
         var time: UInt64 = 0
         while let opcode = byte(), events.count < 4096 {
             let sequence = UInt64(events.count + 1)
-            let thread = UInt32(opcode >> 5 & 1) + 1
+            // Two threads, and rarely (top bits set) a number no recorder hands out.
+            let thread =
+                opcode & 0xC0 == 0xC0 ? Self.wideThreads[Int(opcode >> 4 & 1)] : UInt32(opcode >> 5 & 1) + 1
             let kind: TraceEvent.Kind
             switch opcode % 16 {
             case 0, 1:
