@@ -123,4 +123,16 @@ struct HTMLReportTests {
         #expect(!clean.contains("foreignObject"))
         #expect(clean.contains("<s:g/>"))
     }
+
+    @Test(
+        "SVG cleaning reads an element's name as XML does: a prefix with dots, underscores or digits",
+        arguments: ["s.g:script", "s_1:script", "a.b-c:foreignObject", "x.script"])
+    func svgCleanerXMLNames(name: String) {
+        let clean = SVGCleaner.clean("<svg><\(name) x='1'>alert(1)</\(name)><g/></svg>")
+        let local = name.split(separator: ":").last.map(String.init) ?? name
+        let isDropped = local == "script" || local == "foreignObject"
+        #expect(clean.contains("<\(name)") == !isDropped)
+        #expect(clean.contains("alert(1)") == !isDropped)
+        #expect(clean.hasSuffix("<g/></svg>"))
+    }
 }

@@ -80,8 +80,10 @@ enum SVGCleaner {
         return nil
     }
 
+    /// The tag's name as an XML parser reads it: everything up to whitespace, `/` or `>` (XML names
+    /// take `.`, `_` and more besides letters, so `<s.g:script>` is a `script` of prefix `s.g`).
     private static func tagName(_ tag: Substring) -> String {
-        tag.dropFirst().drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber || $0 == ":" || $0 == "-" }.lowercased()
+        tag.dropFirst().drop { $0 == "/" }.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }.lowercased()
     }
 
     /// The tag with unsafe attributes removed.
