@@ -108,6 +108,22 @@ struct ManyTracesTests {
         #expect(found.standardError.contains("b.trace: warning: skipped: not a Bind trace"))
     }
 
+    @Test("a FIFO or a device among a run's traces is skipped with a warning, not read forever")
+    func specialFiles() throws {
+        let run = try RunDirectory(["a.trace": leakyTrace(offset: 0)])
+        defer { run.cleanUp() }
+        #expect(mkfifo(run.file("pipe.trace"), 0o600) == 0)
+        #expect(symlink("/dev/zero", run.file("zero.trace")) == 0)
+
+        for arguments in [[run.path], [run.path + "/*.trace"]] {
+            let check = try Tool.run(["check"] + arguments)
+            #expect(check.status == 1, "\(check.standardError)")
+            #expect(check.standardOutput.contains("App/Screen.swift:12"))
+            #expect(check.standardError.contains("pipe.trace: warning: skipped: a FIFO, not a trace file"))
+            #expect(check.standardError.contains("zero.trace: warning: skipped: a device, not a trace file"))
+        }
+    }
+
     @Test("traces of two format versions are not judged together")
     func versions() throws {
         var other = leakyTrace(offset: 0)

@@ -39,7 +39,7 @@ struct TraceInputs {
                 for match in matches {
                     if isDirectory(match) {
                         try traceFiles(in: match).forEach { add($0, explicit: false) }
-                    } else {
+                    } else if isReadableAsFile(match) {
                         add(match, explicit: false)
                     }
                 }
@@ -64,7 +64,7 @@ struct TraceInputs {
             if name.hasSuffix(".trace") && !name.hasPrefix(".") { names.append(name) }
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        let files = names.sorted().map { base + $0 }.filter { !isDirectory($0) }
+        let files = names.sorted().map { base + $0 }.filter { !isDirectory($0) && isReadableAsFile($0) }
         if files.isEmpty { throw ToolFailure("\(directory): no *.trace files in this directory") }
         return files
     }
@@ -79,6 +79,26 @@ struct TraceInputs {
     }
 
     private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether a file found in a directory or by a pattern can be read to its end: a FIFO, socket or
+    /// device there (a symbolic link to `/dev/zero`, a pipe nobody writes) would block or never end,
+    /// so it is skipped with a warning. One named on its own is read as given (`<(zcat app.trace.gz)`).
+    private static func isReadableAsFile(_ path: String) -> Bool {
+        var status = stat()
+        // A dangling link or a file gone since the listing: the reader says why.
+        guard stat(path, &status) == 0 else { return true }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFREG { return true }
+        let name =
+            switch kind {
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+        StandardError.write("bind-trace: \(path): warning: skipped: \(name), not a trace file")
+        return false
+    }
 
     private static func isDirectory(_ path: String) -> Bool {
         var status = stat()
