@@ -24,8 +24,11 @@ package enum AtomicFile {
         try write(bytes: Array(text.utf8), to: path)
     }
 
-    /// Writes `bytes` to `path` atomically (see ``write(_:to:)``).
+    /// Writes `bytes` to `path` atomically (see ``write(_:to:)``). A path that names something other
+    /// than a regular file or a directory (`/dev/stdout`, a FIFO, a terminal) is written through,
+    /// never replaced: renaming over it would put a file where the device was.
     package static func write(bytes: [UInt8], to path: String) throws(FileWriteFailure) {
+        if isSpecialFile(path) { return try writeThrough(bytes, to: path) }
         let (directory, name) = split(path)
         var temporaryPath = ""
         var descriptor: Int32 = -1
@@ -127,6 +130,23 @@ package enum AtomicFile {
     private static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
         return (String(path[...slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// Whether `path` (its link followed) exists and is neither a regular file nor a directory.
+    private static func isSpecialFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
+    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(FileWriteFailure) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileWriteFailure(operation: .write, path: path, reason: lastError()) }
+        var failure: String?
+        if !writeAll(bytes, to: descriptor) { failure = lastError() }
+        if close(descriptor) != 0 && failure == nil { failure = lastError() }
+        if let failure { throw FileWriteFailure(operation: .write, path: path, reason: failure) }
     }
 
     private static func isDirectory(_ path: String) -> Bool {

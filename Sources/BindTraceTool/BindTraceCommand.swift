@@ -49,7 +49,7 @@ struct BindTraceCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-            StandardOutput.shared.flush()
+            Self.exit(0)
         } catch let exit as ExitCode {
             StandardOutput.shared.flush()
             Self.exit(exit.rawValue)
@@ -70,7 +70,14 @@ struct BindTraceCommand: ParsableCommand {
         }
     }
 
+    /// Exits with `status`, or with 2 when standard output could not be written whole: a gate must
+    /// not pass, nor a caller take a cut-short dump or SVG for the whole one.
     private static func exit(_ status: Int32) -> Never {
+        StandardOutput.shared.flush()
+        if let failure = StandardOutput.shared.failure {
+            StandardError.write("bind-trace: standard output: cannot write: \(failure); output is incomplete")
+            processExit(2)
+        }
         processExit(status)
     }
 }

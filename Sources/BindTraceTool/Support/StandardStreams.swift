@@ -9,13 +9,16 @@ import Musl
 #endif
 
 /// Buffered standard output: one `write` per 64 KB, so dumping millions of events stays fast.
-/// A closed pipe stops the output silently.
+/// A closed pipe stops the output silently; any other write error stops it too and is kept in
+/// ``failure``, so the tool can say its output is incomplete.
 final class StandardOutput: @unchecked Sendable {
     /// The tool is single-threaded; this is its one output stream.
     static let shared = StandardOutput()
 
     private var buffer: [UInt8] = []
     private var closed = false
+    /// Why writing failed (a full disk, an I/O error), if it did: not a closed pipe.
+    private(set) var failure: String?
 
     private init() { buffer.reserveCapacity(1 << 16) }
 
@@ -47,7 +50,9 @@ final class StandardOutput: @unchecked Sendable {
                 let written = systemWrite(1, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    closed = true  // EPIPE and friends: nobody reads any more
+                    // EPIPE: nobody reads any more, as `| head` intends. Anything else loses output.
+                    if errno != EPIPE { failure = String(cString: strerror(errno)) }
+                    closed = true
                     return
                 }
                 offset += written

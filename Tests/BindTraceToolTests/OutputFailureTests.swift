@@ -1,0 +1,86 @@
+import BindTraceTestSupport
+import Foundation
+import Testing
+
+/// Where the output goes wrong: a full disk, a device named with `-o`, a reader that leaves.
+@Suite(
+    "bind-trace when its output cannot be written: exit 2 and one line, never a cut-short result passed off as whole")
+struct OutputFailureTests {
+    /// A trace with one leak, so `check` would exit 1 if the write failure were not reported.
+    private func leakyTrace() throws -> TemporaryTrace {
+        var trace = TraceFileWriter()
+        trace.thread(1)
+        trace.output(1, line: 3, label: "title")
+        trace.beginScope(1, name: "cell", line: 10)
+        trace.bind(1, to: 1, line: 12, scope: 1)
+        trace.update(1)
+        trace.endScope(1)
+        trace.end()
+        return try TemporaryTrace(trace.bytes)
+    }
+
+    /// Runs `bind-trace arguments…` with its standard output sent to `/dev/full`.
+    private func runIntoFullDisk(_ arguments: [String]) throws -> Tool.Run {
+        try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" \"$@\" > /dev/full", try Tool.executable().path] + arguments)
+    }
+
+    private func isCharacterDevice(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+    }
+
+    @Test(
+        "standard output on a full disk: exit 2, whatever the findings",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")),
+        arguments: [["check"], ["check", "--format", "json"], ["dump"], ["graph"]])
+    func fullStandardOutput(command: [String]) throws {
+        let trace = try leakyTrace()
+        defer { trace.cleanUp() }
+        let run = try runIntoFullDisk(command + [trace.path])
+        #expect(run.status == 2, "\(run.standardError)")
+        #expect(
+            run.standardError.contains(
+                "bind-trace: standard output: cannot write: No space left on device; output is incomplete"))
+    }
+
+    @Test(
+        "-o naming a device writes through it and never replaces it with a file",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/dev/full")
+                && FileManager.default.fileExists(atPath: "/dev/null")))
+    func outputToDevice() throws {
+        let trace = try leakyTrace()
+        defer { trace.cleanUp() }
+        let full = try Tool.run("graph", trace.path, "--format", "dot", "-o", "/dev/full")
+        #expect(full.status == 2)
+        #expect(
+            full.standardError.contains("/dev/full: cannot write: No space left on device"), "\(full.standardError)")
+        #expect(isCharacterDevice("/dev/full"))
+
+        let null = try Tool.run("graph", trace.path, "-o", "/dev/null")
+        #expect(null.status == 0, "\(null.standardError)")
+        #expect(isCharacterDevice("/dev/null"))
+    }
+
+    @Test("a reader that leaves early (`| head`) ends the output quietly, with the command's own status")
+    func closedPipe() throws {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        writer.output(1, line: 3, label: "title")
+        // Far more than a pipe holds, so the dump is still writing when `head` leaves.
+        for _ in 0..<20_000 { writer.update(1) }
+        writer.end()
+        let trace = try TemporaryTrace(writer.bytes)
+        defer { trace.cleanUp() }
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            [
+                "-c", "\"$0\" \"$@\" | head -c 1 > /dev/null; exit ${PIPESTATUS[0]}", try Tool.executable().path,
+                "dump", trace.path,
+            ])
+        #expect(run.status == 0)
+        #expect(run.standardError.isEmpty, "\(run.standardError)")
+    }
+}
