@@ -89,7 +89,7 @@ fuzz: setup
 ## target from a fixed seed and the committed corpus, so CI tries exactly the inputs that passed
 ## here, however fast its machine (at most 60 s each); `make fuzz` explores with fresh seeds.
 fuzz-smoke: setup
-	FUZZ_SEED=1 FUZZ_RUNS="FuzzTraceReader=12000 FuzzAnalysis=6000 FuzzLabels=600" Fuzz/run.sh 60
+	FUZZ_SEED=1 FUZZ_RUNS="FuzzTraceReader=12000 FuzzAnalysis=15000 FuzzLabels=600" Fuzz/run.sh 60
 
 ## Benchmarks (release builds of the separate package in Benchmarks/); prints one table.
 bench: setup

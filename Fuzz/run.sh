@@ -30,7 +30,13 @@ work="$(cd "$work" && pwd)"
 export SWIFT_BACKTRACE=enable=no
 # Swift seeds its hashing per process, so Set and Dictionary order (and with it the coverage that
 # guides libFuzzer) would vary between runs of the same input.
-if [ -n "${FUZZ_SEED:-}" ]; then export SWIFT_DETERMINISTIC_HASHING=1; fi
+# Addresses, too, reach the coverage (tables keyed by object identity): a repeatable run also
+# turns address-space randomisation off where setarch can.
+fixed_layout=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+    export SWIFT_DETERMINISTIC_HASHING=1
+    if setarch "$(uname -m)" -R true 2>/dev/null; then fixed_layout=(setarch "$(uname -m)" -R); fi
+fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 # Known leaks outside this package's reach, each with its reason (FUZZ_LSAN_STRICT=1: none).
 if [ "${FUZZ_LSAN_STRICT:-0}" != 1 ]; then
@@ -112,7 +118,8 @@ for target in "${targets[@]}"; do
         [ "${entry%%=*}" = "$target" ] && runs="${entry#*=}"
     done
     if [ -n "$runs" ]; then
-        parallel+=(-runs="$runs")
+        # -reload=0: no rereading the corpus directory on a timer.
+        parallel+=(-runs="$runs" -reload=0)
         # Inputs found by earlier runs would change what this one tries.
         [ -n "${FUZZ_SEED:-}" ] && rm -rf "$scratch" && mkdir -p "$scratch"
     fi
@@ -120,7 +127,7 @@ for target in "${targets[@]}"; do
     echo "== $target: ${runs:+$runs inputs, at most }${seconds}s on $(corpus_for "$target")"
     # The first directory receives new inputs; the committed ones are only read.
     set +e
-    (cd "$work" && "$fuzz_dir/.build/release/$target" \
+    (cd "$work" && ${fixed_layout[@]+"${fixed_layout[@]}"} "$fuzz_dir/.build/release/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         ${parallel[@]+"${parallel[@]}"} \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
