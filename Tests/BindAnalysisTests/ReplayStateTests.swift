@@ -90,6 +90,35 @@ struct ReplayStateTests {
         #expect(replay.stacks.mapValues(\.count) == [1: 2, other: 1])
         #expect(TraceAnalyzer.analyze(events: trace.events).summary.threads == 2)
     }
+    @Test("forty threads interleaved, each with its frames open while more threads arrive")
+    func manyThreads() {
+        var trace = TraceBuilder()
+        trace.output(1)
+        trace.output(2)
+        trace.bind(1, to: 1)
+        let threads = UInt32(1)...40
+        var tops: [UInt32: UInt64] = [:]
+        for thread in threads {
+            trace.thread = thread * 1000
+            tops[thread] = trace.update(1)
+        }
+        var nested: [UInt64] = []
+        for thread in threads.reversed() {
+            trace.thread = thread * 1000
+            nested.append(trace.update(2, cause: TraceCause(subscription: 1, event: tops[thread]!)))
+        }
+        let replay = Replay()
+        var depths: [UInt64: Int] = [:]
+        for event in trace.events {
+            replay.apply(event)
+            depths[event.sequence] = replay.lastDepth
+        }
+        #expect(replay.errors.isEmpty)
+        #expect(nested.allSatisfy { depths[$0] == 1 })
+        #expect(replay.stacks.count == 41)  // and thread 1, which bound
+        #expect(threads.allSatisfy { replay.stacks[$0 * 1000]?.map(\.sequence) == [tops[$0]!, nested[40 - Int($0)]] })
+    }
+
     @Test("a flatMap's inner edges tell the current inner from past ones")
     func flatMapInners() {
         var trace = TraceBuilder()

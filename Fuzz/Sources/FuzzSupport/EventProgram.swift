@@ -5,7 +5,7 @@ import BindTraceModel
 ///
 /// Each event takes one opcode byte, then small operands: ids come from a space of 8 (and 8 more at
 /// the top of the 64-bit range) so events keep referring to the same Outputs, subscriptions and
-/// scopes; threads are 1 and 2, or rarely a huge number; causes point a few events back; strings
+/// scopes; threads are 1 to 4, or rarely a huge number; causes point a few events back; strings
 /// come from a small table of plain and hostile texts. Inputs that start with the trace magic are
 /// read as traces instead (the events before the first error), so the real traces of the corpus
 /// seed this target too.
@@ -63,9 +63,9 @@ public struct EventProgram {
         var time: UInt64 = 0
         while let opcode = byte(), events.count < 4096 {
             let sequence = UInt64(events.count + 1)
-            // Two threads, and rarely (top bits set) a number no recorder hands out.
+            // Four threads, and rarely (top bits set) a number no recorder hands out.
             let thread =
-                opcode & 0xC0 == 0xC0 ? Self.wideThreads[Int(opcode >> 4 & 1)] : UInt32(opcode >> 5 & 1) + 1
+                opcode & 0xC0 == 0xC0 ? Self.wideThreads[Int(opcode >> 4 & 1)] : UInt32(opcode >> 4 & 3) + 1
             let kind: TraceEvent.Kind
             switch opcode % 16 {
             case 0, 1:

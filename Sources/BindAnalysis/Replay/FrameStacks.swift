@@ -78,12 +78,16 @@ final class FrameStacks {
 
     /// How many frames are open on `thread`.
     @inline(__always)
-    func count(_ thread: UInt32) -> Int { stacks[slot(thread)].count }
+    func count(_ thread: UInt32) -> Int {
+        let slot = slot(thread)  // first: it may move `stacks`
+        return stacks[slot].count
+    }
 
     /// The innermost open frame of `thread`.
     @inline(__always)
     func top(_ thread: UInt32) -> Frame? {
-        let stack = stacks[slot(thread)]
+        let slot = slot(thread)  // first: it may move `stacks`
+        let stack = stacks[slot]
         return stack.count > 0 ? stack.base[stack.count - 1] : nil
     }
 
