@@ -117,11 +117,20 @@ for target in "${targets[@]}"; do
     for entry in ${FUZZ_RUNS:-}; do
         [ "${entry%%=*}" = "$target" ] && runs="${entry#*=}"
     done
+    # The committed corpus, as directories libFuzzer lists itself.
+    corpus=($(corpus_for "$target"))
     if [ -n "$runs" ]; then
         # -reload=0: no rereading the corpus directory on a timer.
         parallel+=(-runs="$runs" -reload=0)
-        # Inputs found by earlier runs would change what this one tries.
-        [ -n "${FUZZ_SEED:-}" ] && rm -rf "$scratch" && mkdir -p "$scratch"
+        if [ -n "${FUZZ_SEED:-}" ]; then
+            # Inputs found by earlier runs would change what this one tries; so would the order in
+            # which a file system lists a directory (libFuzzer's sort by size keeps no order among
+            # equal sizes): the seeds go in as a list sorted by name.
+            rm -rf "$scratch" && mkdir -p "$scratch"
+            seeds="$(for directory in "${corpus[@]}"; do find "$directory" -type f; done | LC_ALL=C sort | paste -sd, -)"
+            corpus=()
+            parallel+=(-seed_inputs="$seeds")
+        fi
     fi
     log="$work/$target.log"
     echo "== $target: ${runs:+$runs inputs, at most }${seconds}s on $(corpus_for "$target")"
@@ -131,7 +140,7 @@ for target in "${targets[@]}"; do
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         ${parallel[@]+"${parallel[@]}"} \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
-        "$scratch" $(corpus_for "$target")) >"$log" 2>&1
+        "$scratch" ${corpus[@]+"${corpus[@]}"}) >"$log" 2>&1
     result=$?
     set -e
     grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::new_units_added)" "$log" || true
