@@ -14,9 +14,10 @@ import Bind
 /// observer) are updated all the time. Each cell, in a `BindTrace.scope`, makes its own Output fed
 /// from one model, derives a map from it, binds a closure to the map (which updates another model:
 /// causes nest three deep), a Binder to a view and a closure to the app's theme, sees eight model
-/// updates, then unbinds; its Outputs are released when the cell goes away. One cell in 1000 leaks
-/// its Output (kept in an array) and its theme subscription (never unbound), so the leak finder
-/// has something to report; leaked cells are no longer fed, so the trace grows linearly.
+/// updates, then unbinds; its Outputs are released when the cell goes away. One cell in 1000 binds
+/// through an Output derived from the theme and drops that subscription's handle without unbinding,
+/// so the theme keeps the derived Output alive and the leak finder has something to report; leaked
+/// cells are no longer fed, so the trace grows linearly.
 @main
 struct TraceWorkload {
     /// Trace events one cell writes: 20 for the cell's scope, Outputs, binds (and the updates
@@ -62,8 +63,6 @@ final class App {
     /// Long-lived and never updated while recording: every cell binds to it.
     let theme = Output<Int>(value: 0).labeled("theme")
     var total = 0
-    /// What a leaking cell left behind.
-    var leaked: [AnyObject] = []
     var observers: [Subscription] = []
 
     init() {
@@ -84,16 +83,17 @@ final class App {
             let number = item.map { $0 &* 2 }
             let forward = number.bind { value in other.update(withValue: value) }
             let display = number.bind(to: Binder(view, \.number))
-            let styling = theme.bind { [weak view] value in view?.title = value == 0 ? nil : "dark" }
+            // A leaking cell styles itself through an Output derived from the long-lived theme.
+            let style = leaks ? theme.map { $0 } : theme
+            let styling = style.bind { [weak view] value in view?.title = value == 0 ? nil : "dark" }
             for step in 1...TraceWorkload.updatesPerCell { model.update(withValue: cell &+ step) }
             forward.unsubscribe()
             number.unbind(for: display)
             feed.unsubscribe()
-            if leaks {
-                leaked += [item, styling]
-            } else {
-                styling.unsubscribe()
-            }
+            // The classic cell leak: the style subscription is never unsubscribed and its handle is
+            // dropped, and the long-lived theme keeps the derived Output alive (`check` reports a
+            // leaked subscription and a leaked Output at these lines).
+            if !leaks { styling.unsubscribe() }
         }
     }
 }
