@@ -43,13 +43,13 @@ if [ "${FUZZ_LSAN_STRICT:-0}" != 1 ]; then
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$fuzz_dir/lsan-suppressions.txt:print_suppressions=0}"
 fi
 
-# Target → corpus directories (committed seeds); the analysis and label targets also read traces.
+# Target → corpus directories (committed seeds), one per line; the analysis and label targets
+# also read traces.
 corpus_for() {
     case "$1" in
-        FuzzTraceReader) echo "$fuzz_dir/corpus/traces" ;;
-        FuzzAnalysis) echo "$fuzz_dir/corpus/traces $fuzz_dir/corpus/replay" ;;
-        FuzzLabels) echo "$fuzz_dir/corpus/labels $fuzz_dir/corpus/traces" ;;
-        *) echo "" ;;
+        FuzzTraceReader) printf '%s\n' "$fuzz_dir/corpus/traces" ;;
+        FuzzAnalysis) printf '%s\n' "$fuzz_dir/corpus/traces" "$fuzz_dir/corpus/replay" ;;
+        FuzzLabels) printf '%s\n' "$fuzz_dir/corpus/labels" "$fuzz_dir/corpus/traces" ;;
     esac
 }
 
@@ -118,14 +118,20 @@ for target in "${targets[@]}"; do
         [ "${entry%%=*}" = "$target" ] && runs="${entry#*=}"
     done
     # The committed corpus, as directories libFuzzer lists itself.
-    corpus=($(corpus_for "$target"))
+    corpus=()
+    while IFS= read -r directory; do corpus+=("$directory"); done < <(corpus_for "$target")
     if [ -n "$runs" ]; then
         # -reload=0: no rereading the corpus directory on a timer.
         parallel+=(-runs="$runs" -reload=0)
         if [ -n "${FUZZ_SEED:-}" ]; then
             # Inputs found by earlier runs would change what this one tries; so would the order in
             # which a file system lists a directory (libFuzzer's sort by size keeps no order among
-            # equal sizes): the seeds go in as a list sorted by name.
+            # equal sizes): the seeds go in as a list sorted by name, and new inputs to a scratch
+            # directory of this run's own (never the one `make fuzz` keeps).
+            case "$fuzz_dir" in
+                *,*) echo "Fuzz/run.sh: $fuzz_dir: a repeatable run needs a checkout path without commas (libFuzzer's -seed_inputs splits at them)"; exit 1 ;;
+            esac
+            scratch="$work/corpus-repeatable/$target"
             rm -rf "$scratch" && mkdir -p "$scratch"
             seeds="$(for directory in "${corpus[@]}"; do find "$directory" -type f; done | LC_ALL=C sort | paste -sd, -)"
             corpus=()
@@ -133,7 +139,7 @@ for target in "${targets[@]}"; do
         fi
     fi
     log="$work/$target.log"
-    echo "== $target: ${runs:+$runs inputs, at most }${seconds}s on $(corpus_for "$target")"
+    echo "== $target: ${runs:+$runs inputs, at most }${seconds}s on $(corpus_for "$target" | paste -sd' ' -)"
     # The first directory receives new inputs; the committed ones are only read.
     set +e
     (cd "$work" && ${fixed_layout[@]+"${fixed_layout[@]}"} "$fuzz_dir/.build/release/$target" \
@@ -144,6 +150,11 @@ for target in "${targets[@]}"; do
     result=$?
     set -e
     grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::new_units_added)" "$log" || true
+    executed="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+    if [ -n "$runs" ] && [ -n "$executed" ] && [ "$executed" -lt "$runs" ] && [ "$result" -eq 0 ]; then
+        # The time cap came first: this machine tried fewer inputs than the run that passed elsewhere.
+        echo "== $target: warning: stopped by the ${seconds}s cap after $executed of $runs inputs"
+    fi
     if [ "$result" -ne 0 ]; then
         status=1
         echo "== $target FAILED (exit $result); log: $log"

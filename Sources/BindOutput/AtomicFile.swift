@@ -24,11 +24,21 @@ package enum AtomicFile {
         try write(bytes: Array(text.utf8), to: path)
     }
 
-    /// Writes `bytes` to `path` atomically (see ``write(_:to:)``). A path that names something other
-    /// than a regular file or a directory (`/dev/stdout`, a FIFO, a terminal) is written through,
-    /// never replaced: renaming over it would put a file where the device was.
+    /// Writes `bytes` to `path` atomically (see ``write(_:to:)``), except where renaming over `path`
+    /// would put a file where a device, a FIFO or a descriptor's link was: a path naming one of the
+    /// process's descriptors (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`) is written to that
+    /// descriptor, and any other path under `/dev/` or `/proc/`, or naming neither a regular file nor
+    /// a directory, is opened and written through. A reader that left (EPIPE) ends such a write quietly.
     package static func write(bytes: [UInt8], to path: String) throws(FileWriteFailure) {
-        if isSpecialFile(path) { return try writeThrough(bytes, to: path) }
+        if let descriptor = processDescriptor(named: path) {
+            guard writeAll(bytes, to: descriptor) || errno == EPIPE else {
+                throw FileWriteFailure(operation: .write, path: path, reason: lastError())
+            }
+            return
+        }
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") || isSpecialFile(path) {
+            return try writeThrough(bytes, to: path)
+        }
         let (directory, name) = split(path)
         var temporaryPath = ""
         var descriptor: Int32 = -1
@@ -140,11 +150,26 @@ package enum AtomicFile {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
+    /// The descriptor a path names, for the paths that mean "this process's descriptor N".
+    private static func processDescriptor(named path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
     private static func writeThrough(_ bytes: [UInt8], to path: String) throws(FileWriteFailure) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        // A device or FIFO as it is; a file (under /dev/shm, say) as a shell's `>` would.
+        let flags = isSpecialFile(path) ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC
+        let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw FileWriteFailure(operation: .write, path: path, reason: lastError()) }
         var failure: String?
-        if !writeAll(bytes, to: descriptor) { failure = lastError() }
+        if !writeAll(bytes, to: descriptor) && errno != EPIPE { failure = lastError() }
         if close(descriptor) != 0 && failure == nil { failure = lastError() }
         if let failure { throw FileWriteFailure(operation: .write, path: path, reason: failure) }
     }

@@ -108,7 +108,9 @@ struct ManyTracesTests {
         #expect(found.standardError.contains("b.trace: warning: skipped: not a Bind trace"))
     }
 
-    @Test("a FIFO or a device among a run's traces is skipped with a warning, not read forever")
+    @Test(
+        "a FIFO or a device among a run's traces is skipped with a warning, not read forever",
+        .timeLimit(.minutes(1)))
     func specialFiles() throws {
         let run = try RunDirectory(["a.trace": leakyTrace(offset: 0)])
         defer { run.cleanUp() }
@@ -122,6 +124,11 @@ struct ManyTracesTests {
             #expect(check.standardError.contains("pipe.trace: warning: skipped: a FIFO, not a trace file"))
             #expect(check.standardError.contains("zero.trace: warning: skipped: a device, not a trace file"))
         }
+        let onlySpecial = try Tool.run(["check", run.path + "/*o.trace"])
+        #expect(onlySpecial.status == 2)
+        #expect(
+            onlySpecial.standardError.contains("*o.trace: no trace file matches this pattern"),
+            "\(onlySpecial.standardError)")
     }
 
     @Test("traces of two format versions are not judged together")

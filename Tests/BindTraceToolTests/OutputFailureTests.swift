@@ -26,11 +26,6 @@ struct OutputFailureTests {
             ["-c", "exec \"$0\" \"$@\" > /dev/full", try Tool.executable().path] + arguments)
     }
 
-    private func isCharacterDevice(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
-    }
-
     @Test(
         "standard output on a full disk: exit 2, whatever the findings",
         .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")),
@@ -46,22 +41,52 @@ struct OutputFailureTests {
     }
 
     @Test(
-        "-o naming a device writes through it and never replaces it with a file",
-        .enabled(
-            if: FileManager.default.fileExists(atPath: "/dev/full")
-                && FileManager.default.fileExists(atPath: "/dev/null")))
+        "-o naming a device (through a link) writes through it and never replaces the link or the device",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func outputToDevice() throws {
         let trace = try leakyTrace()
         defer { trace.cleanUp() }
-        let full = try Tool.run("graph", trace.path, "--format", "dot", "-o", "/dev/full")
-        #expect(full.status == 2)
-        #expect(
-            full.standardError.contains("/dev/full: cannot write: No space left on device"), "\(full.standardError)")
-        #expect(isCharacterDevice("/dev/full"))
+        // Links in the trace's own directory: a regression replaces a link there, never a device.
+        let directory = (trace.path as NSString).deletingLastPathComponent
+        let full = directory + "/full.svg"
+        let null = directory + "/null.svg"
+        #expect(symlink("/dev/full", full) == 0)
+        #expect(symlink("/dev/null", null) == 0)
 
-        let null = try Tool.run("graph", trace.path, "-o", "/dev/null")
-        #expect(null.status == 0, "\(null.standardError)")
-        #expect(isCharacterDevice("/dev/null"))
+        let intoFull = try Tool.run("graph", trace.path, "--format", "dot", "-o", full)
+        #expect(intoFull.status == 2)
+        #expect(
+            intoFull.standardError.contains("full.svg: cannot write: No space left on device"),
+            "\(intoFull.standardError)")
+        #expect(isLink(full))
+
+        let intoNull = try Tool.run("graph", trace.path, "-o", null)
+        #expect(intoNull.status == 0, "\(intoNull.standardError)")
+        #expect(isLink(null))
+    }
+
+    @Test("-o naming the process's standard output (/proc/self/fd/1, /dev/stdout) writes to it, wherever it goes")
+    func outputToStandardOutput() throws {
+        let trace = try leakyTrace()
+        defer { trace.cleanUp() }
+        let file = (trace.path as NSString).deletingLastPathComponent + "/out.svg"
+        // Written to descriptor 1, redirected to a file; renaming over the link would leave it empty.
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" \"$@\" > \"$OUT\"", try Tool.executable().path, "graph", trace.path, "-o",
+                "/proc/self/fd/1",
+            ],
+            environment: ["OUT": file])
+        #expect(run.status == 0, "\(run.standardError)")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.hasPrefix("<?xml"))
+        #expect(written.contains("</svg>"))
+    }
+
+    private func isLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
     @Test("a reader that leaves early (`| head`) ends the output quietly, with the command's own status")

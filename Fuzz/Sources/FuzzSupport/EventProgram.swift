@@ -3,9 +3,9 @@ import BindTraceModel
 /// Turns fuzz bytes into a sequence of decoded events, so the replay sees far more consistent (and
 /// subtly inconsistent) histories than random trace bytes would decode to.
 ///
-/// Each event takes one opcode byte, then small operands: ids come from a space of 8 (and 8 more at
-/// the top of the 64-bit range) so events keep referring to the same Outputs, subscriptions and
-/// scopes; threads are 1 to 4, or rarely a huge number; causes point a few events back; strings
+/// Each event takes one opcode byte, then small operands: ids come from a space of 8 (and 8 more
+/// from 2^63, for a byte of 0xF8 or more) so events keep referring to the same Outputs, subscriptions
+/// and scopes; threads are 1 to 4, or (for a quarter of the opcodes) one of two huge numbers; causes point a few events back; strings
 /// come from a small table of plain and hostile texts. Inputs that start with the trace magic are
 /// read as traces instead (the events before the first error), so the real traces of the corpus
 /// seed this target too.
@@ -42,7 +42,7 @@ public struct EventProgram {
     }
 
     /// An operand below `range`; for ids (range 8), a byte of 0xF8 or more picks one of eight ids
-    /// at the top of the 64-bit space instead, since ids in traces are untrusted numbers.
+    /// from 2^63 instead, since ids in traces are untrusted numbers.
     private mutating func small(_ range: UInt8 = 8) -> UInt64 {
         let value = byte() ?? 0
         if range == 8 && value >= 0xF8 { return 1 << 63 | UInt64(value & 7) }
@@ -63,7 +63,7 @@ public struct EventProgram {
         var time: UInt64 = 0
         while let opcode = byte(), events.count < 4096 {
             let sequence = UInt64(events.count + 1)
-            // Four threads, and rarely (top bits set) a number no recorder hands out.
+            // Four threads, or (top two bits set) a number no recorder hands out.
             let thread =
                 opcode & 0xC0 == 0xC0 ? Self.wideThreads[Int(opcode >> 4 & 1)] : UInt32(opcode >> 4 & 3) + 1
             let kind: TraceEvent.Kind

@@ -50,6 +50,12 @@ final class StandardOutput: @unchecked Sendable {
                 let written = systemWrite(1, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        // A non-blocking descriptor (some CI runners hand one down): wait until it drains.
+                        var ready = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
                     // EPIPE: nobody reads any more, as `| head` intends. Anything else loses output.
                     if errno != EPIPE { failure = String(cString: strerror(errno)) }
                     closed = true

@@ -36,12 +36,17 @@ struct TraceInputs {
             } else if argument.contains(where: { "*?[".contains($0) }) {
                 let matches = matches(of: argument)
                 if matches.isEmpty { throw ToolFailure("\(argument): no file matches this pattern") }
+                let found = inputs.count
                 for match in matches {
                     if isDirectory(match) {
                         try traceFiles(in: match).forEach { add($0, explicit: false) }
                     } else if isReadableAsFile(match) {
                         add(match, explicit: false)
                     }
+                }
+                if inputs.count == found && !matches.contains(where: seen.contains) {
+                    throw ToolFailure(
+                        "\(argument): no trace file matches this pattern (only FIFOs, sockets or devices)")
                 }
             } else {
                 // Let the reader say why (no such file, permission): one line naming the path.
