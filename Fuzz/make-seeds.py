@@ -184,6 +184,13 @@ def seeds():
         t.update(number)
     yield "threads", bytes(t.data)
 
+    # Thread numbers no recorder hands out, nested on each other's heels (docs/hardening.md, finding 9).
+    t = Trace().clock()
+    for number in (1, 0xE0000000, 2**32 - 1, 1, 0xE0000000):
+        t.thread(number)
+        t.update(number % 7)
+    yield "threads-huge", bytes(t.data)
+
     t = Trace().clock()
     t.record(16, [1, 1, 200, 0])
     yield "bad-unbind-reason", bytes(t.data)
