@@ -6,6 +6,17 @@ import Testing
 
 @Suite("Replay: the graph at every moment")
 struct ReplayStateTests {
+    /// Replays `trace` event by event: the replay, and each event's nesting depth.
+    private static func replayed(_ trace: TraceBuilder) -> (Replay, [UInt64: Int]) {
+        let replay = Replay()
+        var depths: [UInt64: Int] = [:]
+        for event in trace.events {
+            replay.apply(event)
+            depths[event.sequence] = replay.lastDepth
+        }
+        return (replay, depths)
+    }
+
     @Test("creations, edges, binds and updates build the state; unbinds and releases take it down")
     func buildsAndTearsDown() {
         var trace = TraceBuilder()
@@ -54,12 +65,7 @@ struct ReplayStateTests {
         let grandchild = trace.update(3, cause: TraceCause(subscription: 2, event: child))
         let sibling = trace.update(3, cause: TraceCause(subscription: 1, event: top))
         let next = trace.update(1)
-        let replay = Replay()
-        var depths: [UInt64: Int] = [:]
-        for event in trace.events {
-            replay.apply(event)
-            depths[event.sequence] = replay.lastDepth
-        }
+        let (replay, depths) = Self.replayed(trace)
         #expect([depths[top], depths[child], depths[grandchild], depths[sibling], depths[next]] == [0, 1, 2, 1, 0])
         #expect(replay.errors.isEmpty)
     }
@@ -79,12 +85,7 @@ struct ReplayStateTests {
         let inner = trace.update(2, cause: TraceCause(subscription: 1, event: outer))
         trace.thread = other
         let after = trace.update(2)
-        let replay = Replay()
-        var depths: [UInt64: Int] = [:]
-        for event in trace.events {
-            replay.apply(event)
-            depths[event.sequence] = replay.lastDepth
-        }
+        let (replay, depths) = Self.replayed(trace)
         #expect([depths[outer], depths[elsewhere], depths[inner], depths[after]] == [0, 0, 1, 0])
         #expect(replay.errors.isEmpty)
         #expect(replay.stacks.mapValues(\.count) == [1: 2, other: 1])
@@ -109,12 +110,7 @@ struct ReplayStateTests {
             trace.thread = thread * spacing
             nested.append(trace.update(2, cause: TraceCause(subscription: 1, event: tops[thread]!)))
         }
-        let replay = Replay()
-        var depths: [UInt64: Int] = [:]
-        for event in trace.events {
-            replay.apply(event)
-            depths[event.sequence] = replay.lastDepth
-        }
+        let (replay, depths) = Self.replayed(trace)
         #expect(replay.errors.isEmpty)
         #expect(nested.allSatisfy { depths[$0] == 1 })
         #expect(replay.stacks.count == (spacing == 1 ? 40 : 41))  // and thread 1, which bound

@@ -6,17 +6,9 @@ import Testing
 @Suite(
     "bind-trace when its output cannot be written: exit 2 and one line, never a cut-short result passed off as whole")
 struct OutputFailureTests {
-    /// A trace with one leak, so `check` would exit 1 if the write failure were not reported.
+    /// A trace with one leak (`leakyTrace()`), so `check` would exit 1 if the write failure were not reported.
     private func leakyTrace() throws -> TemporaryTrace {
-        var trace = TraceFileWriter()
-        trace.thread(1)
-        trace.output(1, line: 3, label: "title")
-        trace.beginScope(1, name: "cell", line: 10)
-        trace.bind(1, to: 1, line: 12, scope: 1)
-        trace.update(1)
-        trace.endScope(1)
-        trace.end()
-        return try TemporaryTrace(trace.bytes)
+        try TemporaryTrace(BindTraceToolTests.leakyTrace())
     }
 
     /// Runs `bind-trace arguments…` with its standard output sent to `/dev/full`.
@@ -91,13 +83,7 @@ struct OutputFailureTests {
 
     @Test("a reader that leaves early (`| head`) ends the output quietly, with the command's own status")
     func closedPipe() throws {
-        var writer = TraceFileWriter()
-        writer.thread(1)
-        writer.output(1, line: 3, label: "title")
-        // Far more than a pipe holds, so the dump is still writing when `head` leaves.
-        for _ in 0..<20_000 { writer.update(1) }
-        writer.end()
-        let trace = try TemporaryTrace(writer.bytes)
+        let trace = try TemporaryTrace(Self.longTrace())
         defer { trace.cleanUp() }
         let run = try ChildProcess.run(
             URL(fileURLWithPath: "/bin/bash"),
@@ -107,5 +93,39 @@ struct OutputFailureTests {
             ])
         #expect(run.status == 0)
         #expect(run.standardError.isEmpty, "\(run.standardError)")
+    }
+
+    @Test("a non-blocking standard output that fills up (as some CI runners hand down) is waited on, not lost")
+    func nonBlockingStandardOutput() throws {
+        let trace = try TemporaryTrace(Self.longTrace())
+        defer { trace.cleanUp() }
+        let pipe = Pipe()
+        let writeEnd = pipe.fileHandleForWriting.fileDescriptor
+        #expect(fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK) == 0)
+        let process = Process()
+        process.executableURL = try Tool.executable()
+        process.arguments = ["dump", trace.path]
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try pipe.fileHandleForWriting.close()
+        // The pipe fills while nobody reads: writes would fail with EAGAIN.
+        Thread.sleep(forTimeInterval: 0.5)
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let whole = try Tool.run("dump", trace.path).standardOutput
+        #expect(whole.utf8.count > 200_000)
+        #expect(String(decoding: output, as: UTF8.self) == whole)
+    }
+
+    /// A trace whose dump is far more than a pipe holds (about 1 MB).
+    private static func longTrace() -> [UInt8] {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        writer.output(1, line: 3, label: "title")
+        for _ in 0..<20_000 { writer.update(1) }
+        writer.end()
+        return writer.bytes
     }
 }
