@@ -3,10 +3,12 @@ import BindTraceFormat
 /// One bound closure of an Output.
 @usableFromInline
 struct Subscriber<Value> {
+    /// First, so it sits at the same place whatever `Value` is: the recorder walks the probes of a
+    /// subscriber array without knowing its type (empty in the plain build).
+    @usableFromInline var probe: SubscriptionProbe
     /// The Output's identity for this subscription: growing, so unbind binary-searches it.
     @usableFromInline let token: UInt64
     @usableFromInline let deliver: (Value) -> Void
-    @usableFromInline var probe: SubscriptionProbe
 
     @inlinable
     init(token: UInt64, deliver: @escaping (Value) -> Void, probe: SubscriptionProbe) {

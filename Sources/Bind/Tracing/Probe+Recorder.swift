@@ -6,30 +6,29 @@ import BindTraceFormat
 import CBindCore
 import CBindTrace
 
-/// Who bound a subscription and where. Kept inline with the subscriber: the trace info is made
-/// from it only when a recording needs it, so binding while nothing records allocates nothing.
+/// Who bound a subscription and where, kept inline with the subscriber (as its probe).
 @usableFromInline
 struct BindSite {
-    /// In the form the subscriber keeps it, so making its probe copies three words and no more.
-    @usableFromInline let identity: SubscriptionProbe.Identity
+    @usableFromInline let origin: BindOrigin
     @usableFromInline let line: UInt
     @usableFromInline let file: StaticString
 
     @inlinable
-    init(identity: SubscriptionProbe.Identity, file: StaticString, line: UInt) {
-        self.identity = identity
+    init(origin: BindOrigin, file: StaticString, line: UInt) {
+        self.origin = origin
         self.line = line
         self.file = file
     }
 
     @inlinable static func closure(file: StaticString, line: UInt) -> BindSite {
-        BindSite(identity: .closure, file: file, line: line)
+        BindSite(origin: .closure, file: file, line: line)
     }
     @inlinable static func `operator`(file: StaticString, line: UInt) -> BindSite {
-        BindSite(identity: .operator, file: file, line: line)
+        BindSite(origin: .operator, file: file, line: line)
     }
+    /// The Binder's delivery closure keeps its target alive (see ``BindOrigin``).
     @inlinable static func binder(_ probe: BinderProbe, file: StaticString, line: UInt) -> BindSite {
-        BindSite(identity: .binder(probe.target), file: file, line: line)
+        BindSite(origin: .binder(.passUnretained(probe.target)), file: file, line: line)
     }
 }
 
@@ -42,65 +41,57 @@ struct BinderProbe {
         self.target = BinderTarget(target)
     }
 
-    /// Records each delivery that finds the target gone.
+    /// Records each delivery that finds the target gone. The closure holds the target, so a
+    /// subscriber's ``BindOrigin`` can refer to it without retaining it.
     @inlinable
     func delivery<Value>(_ deliverIfAlive: @escaping (Value) -> Bool) -> (Value) -> Void {
-        { value in
+        let target = self.target
+        return { value in
             if !deliverIfAlive(value), bt_is_recording() {
                 TraceRecorder.dangling(bt_cause_slot()!.pointee.subscription)
             }
+            withExtendedLifetime(target) {}
         }
     }
 }
 
+/// What the recorder keeps of one subscription, inline in its subscriber: who bound it and where,
+/// its id in traces and the recording that last announced it. Trivially copyable, and no object
+/// is made for it, so binding and unbinding cost the same recorded or not, but for the records.
 @usableFromInline
 struct SubscriptionProbe {
-    /// Who bound the subscription until a recording first needs its trace info, which then takes
-    /// the origin's place. One word (both payloads are references): every subscriber carries this,
-    /// recorded or not, and a bigger subscriber makes untraced binds, unbinds and updates slower.
-    @usableFromInline enum Identity {
-        case closure
-        case `operator`
-        case binder(BinderTarget)
-        case recorded(SubscriptionTraceInfo)
-    }
-
-    /// Guarded by the Output's lock.
-    @usableFromInline var identity: Identity
+    /// The id in traces, 0 until a recording first needs it. Guarded by the Output's lock; the copy
+    /// in an update's snapshot is read only to mark its deliveries.
+    @usableFromInline var id: UInt64 = 0
+    /// The recording (epoch) that last wrote this subscription's bind (0: none). Changed by the
+    /// recorder, with the Output's lock and the recording lock held.
+    var announcedEpoch: UInt32 = 0
+    @usableFromInline let origin: BindOrigin
     @usableFromInline let line: UInt
     @usableFromInline let file: StaticString
 
     @inlinable
     init(_ site: BindSite) {
-        identity = site.identity
+        origin = site.origin
         line = site.line
         file = site.file
     }
 
-    /// The trace info, once a recording has needed it.
-    @usableFromInline
-    var info: SubscriptionTraceInfo? {
-        if case .recorded(let info) = identity { info } else { nil }
-    }
-
-    /// The subscription's id in traces (0: none yet).
+    /// The id in traces, made on first need. Output's lock held.
     @inlinable
-    var id: UInt64 {
-        if case .recorded(let info) = identity { info.id } else { 0 }
+    mutating func recordedID() -> UInt64 {
+        if id == 0 { id = bt_new_subscription_id() }
+        return id
     }
 
-    @usableFromInline
-    mutating func recorded(of output: OutputTraceInfo) -> SubscriptionTraceInfo {
-        let origin: BindOrigin
-        switch identity {
-        case .recorded(let info): return info
-        case .closure: origin = .closure
-        case .operator: origin = .operator
-        case .binder(let target): origin = .binder(target)
-        }
-        let made = SubscriptionTraceInfo(output: output, origin: origin, file: file, line: line)
-        identity = .recorded(made)
-        return made
+    /// The Binder target's address, when this is a Binder's subscription.
+    var targetIdentity: UInt? {
+        if case .binder(let target) = origin { target._withUnsafeGuaranteedRef(\.identity) } else { nil }
+    }
+
+    /// Whether this is a Binder's subscription whose target is gone.
+    var targetIsGone: Bool {
+        if case .binder(let target) = origin { target._withUnsafeGuaranteedRef { $0.object == nil } } else { false }
     }
 }
 
@@ -164,63 +155,51 @@ struct OutputProbe {
     /// Lock held.
     mutating func labeled(_ label: String) { TraceRecorder.labelChanged(info, to: label) }
 
-    /// Gives every subscriber its trace info: those bound while nothing recorded have none yet.
-    /// Runs only while recording, so its walk never costs the untraced paths anything.
-    /// Static, so the recorder's closures capture the info and not the whole probe (an `inout self`
-    /// capture costs a traced update a copy of the probe and its retains).
+    /// Runs `body` with the subscribers' probes in place. Lock held.
     @inlinable
-    static func recordAll<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, of info: OutputTraceInfo) {
-        // Through the buffer, so checking an entry does not copy (and retain) all of it.
-        subscribers.withUnsafeMutableBufferPointer { entries in
-            for index in entries.indices where entries[index].probe.info == nil {
-                _ = entries[index].probe.recorded(of: info)
+    static func withProbes<Value, Result>(
+        _ subscribers: inout ContiguousArray<Subscriber<Value>>, _ body: (SubscriberProbes) -> Result
+    ) -> Result {
+        subscribers.withUnsafeMutableBufferPointer { body(SubscriberProbes($0)) }
+    }
+
+    /// Called only while recording (see ``Probe``), the new subscriber last. The other subscribers
+    /// are read only when the recorder needs them: to announce this Output, or to compare a
+    /// Binder's target with theirs. Inlinable, so a traced bind is specialised for its value type
+    /// like the rest of `bind`; never inlined, so the untraced `bind` stays as small as the plain one.
+    @inlinable @inline(never)
+    mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
+        withInfo { info in
+            Self.withProbes(&subscribers) { all in
+                DeliveryProbe(event: TraceRecorder.bound(all[all.count - 1], of: info, siblings: all))
             }
         }
     }
 
-    /// Called only while recording (see ``Probe``). The other subscribers are walked only when the
-    /// recorder needs them: to announce this Output, or to compare a Binder's target with theirs.
-    /// Inlinable, so a traced bind is specialised for its value type like the rest of `bind`.
-    @inlinable
-    mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
-        withInfo { info in
-            let last = subscribers.count - 1
-            let subscription = subscribers[last].probe.recorded(of: info)
-            return DeliveryProbe(
-                event: TraceRecorder.bound(subscription) {
-                    Self.recordAll(&subscribers, of: info)
-                    return subscribers.compactMap { $0.probe.info }
-                })
-        }
-    }
-
-    /// Called only while recording (see ``Probe``). The subscribers are given trace info only when
-    /// the recorder announces this Output (its first event in this recording).
+    /// Called only while recording (see ``Probe``). The subscribers are walked only when the
+    /// recorder announces this Output (its first event in this recording).
     @usableFromInline
     mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
         -> DeliveryProbe
     {
         withInfo { info in
             DeliveryProbe(
-                event: TraceRecorder.updated(info, preview: preview) {
-                    Self.recordAll(&subscribers, of: info)
-                    return subscribers.compactMap { $0.probe.info }
-                })
+                event: TraceRecorder.updated(info, preview: preview) { body in Self.withProbes(&subscribers, body) })
         }
     }
 
-    /// Called only while recording (see ``Probe``).
-    @usableFromInline
+    /// Called only while recording (see ``Probe``), for a subscriber just removed from the list.
+    /// Never inlined, like ``bound(_:)``.
+    @inlinable @inline(never)
     mutating func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
-        TraceRecorder.unbound(subscriber.probe.recorded(of: info), reason: reason)
+        withInfo { info in TraceRecorder.unbound(&subscriber.probe, of: info, reason: reason) }
     }
 
     @usableFromInline
     mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // An Output with no trace info was never in a trace: its release concerns none.
         guard bt_is_recording(), let info = madeInfo?.takeUnretainedValue() else { return }
-        Self.recordAll(&subscribers, of: info)
-        TraceRecorder.outputReleased(info, subscribers: subscribers.lazy.compactMap { $0.probe.info })
+        Self.withProbes(&subscribers) { TraceRecorder.outputReleased(info, subscribers: $0) }
     }
 
     /// Lock held.
@@ -228,10 +207,9 @@ struct OutputProbe {
         to derived: OutputTraceInfo, kind: OutputKind, sourceSubscribers: inout ContiguousArray<Subscriber<Value>>
     ) {
         let info = self.info
-        Self.recordAll(&sourceSubscribers, of: info)
-        TraceRecorder.edge(
-            from: info, to: derived, kind: kind,
-            sourceSubscribers: sourceSubscribers.lazy.compactMap { $0.probe.info })
+        Self.withProbes(&sourceSubscribers) {
+            TraceRecorder.edge(from: info, to: derived, kind: kind, sourceSubscribers: $0)
+        }
     }
 
     /// Called on the inner Output's probe, with its lock held.
@@ -239,15 +217,15 @@ struct OutputProbe {
         from flatMap: OutputTraceInfo, innerSubscribers: inout ContiguousArray<Subscriber<Value>>
     ) {
         let info = self.info
-        Self.recordAll(&innerSubscribers, of: info)
-        TraceRecorder.innerSwitch(
-            flatMap: flatMap, inner: info, innerSubscribers: innerSubscribers.lazy.compactMap { $0.probe.info })
+        Self.withProbes(&innerSubscribers) {
+            TraceRecorder.innerSwitch(flatMap: flatMap, inner: info, innerSubscribers: $0)
+        }
     }
 
     @usableFromInline
     mutating func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
         guard bt_is_recording() else { return }
-        TraceRecorder.handleReleased(subscriptionID: subscribers[index].probe.recorded(of: info).id)
+        TraceRecorder.handleReleased(subscriptionID: subscribers[index].probe.recordedID())
     }
 
     @usableFromInline
@@ -256,7 +234,7 @@ struct OutputProbe {
     ) {
         guard bt_is_recording() else { return }
         TraceRecorder.subscriptionContained(
-            subscriptionID: subscribers[index].probe.recorded(of: info).id, containerID: container.id)
+            subscriptionID: subscribers[index].probe.recordedID(), containerID: container.id)
     }
 }
 

@@ -152,15 +152,15 @@ struct RecorderState {
 
     /// Writes the creation of `output` once per epoch; an Output that existed before the recording
     /// started is marked preexisting, and so are the subscriptions it already had.
-    mutating func announce<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        _ output: OutputTraceInfo, subscribers: Subscribers, except skipped: SubscriptionTraceInfo?
+    mutating func announce(
+        _ output: OutputTraceInfo, subscribers: SubscriberProbes, except skipped: UnsafeMutablePointer<SubscriptionProbe>?
     ) {
         // Once an Output is announced, so is every subscription it has: those bound later are
         // written as they are bound. So the walk happens once per Output and recording.
         guard output.announcedEpoch != epoch else { return }
         announce(output, preexisting: true, scope: 0, cause: bt_cause())
-        for subscription in subscribers where subscription !== skipped && subscription.announcedEpoch != epoch {
-            writeBound(subscription, preexisting: true, scope: 0, cause: bt_cause())
+        for subscription in subscribers where subscription != skipped && subscription.pointee.announcedEpoch != epoch {
+            writeBound(&subscription.pointee, of: output, preexisting: true, scope: 0, cause: bt_cause())
         }
     }
 
@@ -177,12 +177,16 @@ struct RecorderState {
                 label: labelID, scope: scope, preexisting: preexisting, cause: causeField(cause)))
     }
 
+    /// Writes the bind of `subscription` (given its id now if it has none) and marks it announced.
     @discardableResult
-    mutating func writeBound(_ subscription: SubscriptionTraceInfo, preexisting: Bool, scope: UInt64, cause: bt_cause)
-        -> UInt64
-    {
+    mutating func writeBound(
+        _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, preexisting: Bool,
+        scope: UInt64, cause: bt_cause
+    ) -> UInt64 {
         subscription.announcedEpoch = epoch
+        let id = subscription.recordedID()
         let fileID = intern(subscription.file)
+        let line = UInt64(subscription.line)
         var flags: UInt64 = preexisting ? TraceFormat.BindFlag.preexisting : 0
         let binder: BinderTarget?
         switch subscription.origin {
@@ -190,31 +194,33 @@ struct RecorderState {
         case .operator:
             binder = nil
             flags |= TraceFormat.BindFlag.internal
-        case .binder(let target): binder = target
+        case .binder(let target): binder = target.takeUnretainedValue()
         }
         guard let binder else {
             let field = causeField(cause)
-            let (id, output, line) = (subscription.id, subscription.output.id, UInt64(subscription.line))
+            let outputID = output.id
             return appendInPlace(maximumLength: 92) { base, delta in
                 TraceRecord.encodeBound(
-                    at: base, delta: delta, subscription: id, output: output, file: fileID, line: line, flags: flags,
+                    at: base, delta: delta, subscription: id, output: outputID, file: fileID, line: line, flags: flags,
                     scope: scope, cause: field)
             }
         }
         let target = EventRecord.BoundTarget(type: intern(binder.type), identity: UInt64(binder.identity))
         return append(
             .bound(
-                subscription: subscription.id, output: subscription.output.id, file: fileID,
-                line: UInt64(subscription.line), flags: flags, target: target, scope: scope,
-                cause: causeField(cause)))
+                subscription: id, output: output.id, file: fileID, line: line, flags: flags, target: target,
+                scope: scope, cause: causeField(cause)))
     }
 
-    mutating func writeUnbound(_ subscription: SubscriptionTraceInfo, reason: UnbindReason, cause: bt_cause) {
+    mutating func writeUnbound(
+        _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, reason: UnbindReason,
+        cause: bt_cause
+    ) {
         if subscription.announcedEpoch != epoch {
-            writeBound(subscription, preexisting: true, scope: 0, cause: bt_cause())
+            writeBound(&subscription, of: output, preexisting: true, scope: 0, cause: bt_cause())
         }
         let field = causeField(cause)
-        let id = subscription.id
+        let id = subscription.recordedID()
         appendInPlace(maximumLength: 52) { base, delta in
             TraceRecord.encodeUnbound(at: base, delta: delta, subscription: id, reason: reason, cause: field)
         }

@@ -31,12 +31,15 @@ final class OutputTraceInfo: @unchecked Sendable {
 }
 
 /// Who bound a subscription: a closure, a Binder (with its target), or an operator of Bind itself.
-/// One word: every subscriber of the instrumented build carries one, so its size is paid per binding.
+///
+/// Trivially copyable, so a subscriber of the instrumented build copies and drops like one of the
+/// plain build: the Binder's target is not retained here but by the subscriber's own closure
+/// (``BinderProbe/delivery(_:)`` captures it), which lives exactly as long as any copy of it.
 @usableFromInline
 enum BindOrigin {
     case closure
     case `operator`
-    case binder(BinderTarget)
+    case binder(Unmanaged<BinderTarget>)
 }
 
 /// A Binder's target: its type and address, and the object held weakly. An address is reused once
@@ -56,33 +59,37 @@ final class BinderTarget: @unchecked Sendable {
     }
 }
 
-/// What the recorder knows of one subscription.
+/// The probes of an Output's subscribers, in place in its subscriber array: what the recorder reads
+/// and marks (ids, announcements). Valid only inside ``OutputProbe/withProbes(_:_:)``, with the
+/// Output's lock held.
 @usableFromInline
-final class SubscriptionTraceInfo: @unchecked Sendable {
-    @usableFromInline let id: UInt64
-    let output: OutputTraceInfo
-    let origin: BindOrigin
-    let file: StaticString
-    let line: UInt
-    /// Guarded by `TraceRecorder`'s lock.
-    var announcedEpoch: UInt32 = 0
+struct SubscriberProbes: RandomAccessCollection {
+    @usableFromInline let base: UnsafeMutableRawPointer?
+    @usableFromInline let count: Int
+    /// The subscriber's stride; its probe is its first field (asked of a key path only in debug
+    /// builds: at run time that costs a key path's instantiation per call).
+    @usableFromInline let stride: Int
 
-    /// The Binder target's address, when this is a Binder's subscription.
-    var targetIdentity: UInt? {
-        if case .binder(let target) = origin { target.identity } else { nil }
+    @usableFromInline var startIndex: Int { 0 }
+    @usableFromInline var endIndex: Int { count }
+
+    @usableFromInline subscript(index: Int) -> UnsafeMutablePointer<SubscriptionProbe> {
+        (base.unsafelyUnwrapped + index &* stride).assumingMemoryBound(to: SubscriptionProbe.self)
     }
 
-    /// Whether this is a Binder's subscription whose target is gone.
-    var targetIsGone: Bool {
-        if case .binder(let target) = origin { target.object == nil } else { false }
+    /// None.
+    init() {
+        base = nil
+        count = 0
+        stride = 0
     }
 
-    init(output: OutputTraceInfo, origin: BindOrigin, file: StaticString, line: UInt) {
-        self.id = bt_new_subscription_id()
-        self.output = output
-        self.origin = origin
-        self.file = file
-        self.line = line
+    @inlinable
+    init<Value>(_ entries: UnsafeMutableBufferPointer<Subscriber<Value>>) {
+        base = entries.baseAddress.map(UnsafeMutableRawPointer.init)
+        count = entries.count
+        stride = MemoryLayout<Subscriber<Value>>.stride
+        assert(MemoryLayout<Subscriber<Value>>.offset(of: \Subscriber<Value>.probe) == 0)
     }
 }
 #endif

@@ -186,37 +186,40 @@ enum TraceRecorder {
         withLock { $0.announce(output, preexisting: false, scope: scope, cause: cause) }
     }
 
-    /// Records a bind. `siblings` (every subscription of the Output, this one included) is asked for
-    /// only when the Output must be announced or a Binder's target compared, so a traced closure bind
-    /// to an announced Output never walks its subscribers.
+    /// Records a bind. `siblings` (every subscription of the Output, this one included) is read
+    /// only when the Output must be announced or a Binder's target compared, so a traced closure
+    /// bind to an announced Output never walks its subscribers.
     @usableFromInline
-    static func bound(_ subscription: SubscriptionTraceInfo, siblings: () -> [SubscriptionTraceInfo]) -> UInt64 {
+    static func bound(
+        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo, siblings: SubscriberProbes
+    ) -> UInt64 {
         let scope = BindTrace.currentScope
         let cause = bt_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
-            var walked: [SubscriptionTraceInfo]?
-            if subscription.output.announcedEpoch != state.epoch {
-                walked = siblings()
-                state.announce(subscription.output, subscribers: walked!, except: subscription)
+            if output.announcedEpoch != state.epoch {
+                state.announce(output, subscribers: siblings, except: subscription)
             }
-            if let identity = subscription.targetIdentity {
+            if let identity = subscription.pointee.targetIdentity {
                 // A new target at the address of a dead one is not the same target: say the old
                 // one is gone before the bind, so readers never take the two for one.
-                for sibling in walked ?? siblings()
-                where sibling !== subscription && sibling.targetIdentity == identity && sibling.targetIsGone {
-                    state.append(.dangling(subscription: sibling.id))
+                for sibling in siblings
+                where sibling != subscription && sibling.pointee.targetIdentity == identity
+                    && sibling.pointee.targetIsGone
+                {
+                    state.append(.dangling(subscription: sibling.pointee.recordedID()))
                 }
             }
-            return state.writeBound(subscription, preexisting: false, scope: scope, cause: cause)
+            return state.writeBound(&subscription.pointee, of: output, preexisting: false, scope: scope, cause: cause)
         }
     }
 
-    /// Records an update (or a fire, for a Relay). `subscribers` is asked for only when the Output
-    /// must be announced (its first event in this recording), so a traced update never walks them.
+    /// Records an update (or a fire, for a Relay). `subscribers` is run only when the Output must
+    /// be announced (its first event in this recording), so a traced update never walks them.
     @usableFromInline
     static func updated(
-        _ output: OutputTraceInfo, preview: [UInt8]?, subscribers: () -> [SubscriptionTraceInfo]
+        _ output: OutputTraceInfo, preview: [UInt8]?,
+        subscribers: ((SubscriberProbes) -> Void) -> Void
     ) -> UInt64 {
         let cause = bt_cause_slot()!.pointee
         let fire = output.kind == .relay
@@ -226,7 +229,7 @@ enum TraceRecorder {
                 return sequence
             }
             if output.announcedEpoch != state.epoch {
-                state.announce(output, subscribers: subscribers(), except: nil)
+                subscribers { state.announce(output, subscribers: $0, except: nil) }
             }
             let field = state.causeField(cause)
             return state.append(
@@ -236,16 +239,18 @@ enum TraceRecorder {
         }
     }
 
+    /// Records an unbind of a subscriber already taken off `output`'s list.
     @usableFromInline
-    static func unbound(_ subscription: SubscriptionTraceInfo, reason: UnbindReason) {
+    static func unbound(_ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, reason: UnbindReason) {
         let cause = bt_cause_slot()!.pointee
         withLock { state in
             guard state.streamOpen else { return }
-            // Tested here so the usual case (announced already) makes no array.
-            if subscription.output.announcedEpoch != state.epoch {
-                state.announce(subscription.output, subscribers: [subscription], except: nil)
+            // Tested here so the usual case (announced already) walks nothing; the subscription
+            // itself is written as bound by `writeUnbound` when it was not.
+            if output.announcedEpoch != state.epoch {
+                state.announce(output, subscribers: SubscriberProbes(), except: nil)
             }
-            state.writeUnbound(subscription, reason: reason, cause: cause)
+            state.writeUnbound(&subscription, of: output, reason: reason, cause: cause)
         }
     }
 
@@ -257,24 +262,21 @@ enum TraceRecorder {
         }
     }
 
-    static func outputReleased<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        _ output: OutputTraceInfo, subscribers: Subscribers
-    ) {
+    static func outputReleased(_ output: OutputTraceInfo, subscribers: SubscriberProbes) {
         withLock { state in
             // Every sink that saw the Output gets its release, whatever captures began since: a
             // sink that joined later first gets it announced, so its trace stays consistent.
             guard state.streamOpen, state.wasSeenInStream(output.announcedEpoch) else { return }
             state.announce(output, subscribers: subscribers, except: nil)
             for subscription in subscribers {
-                state.writeUnbound(subscription, reason: .outputReleased, cause: bt_cause())
+                state.writeUnbound(&subscription.pointee, of: output, reason: .outputReleased, cause: bt_cause())
             }
             state.append(.released(output: output.id))
         }
     }
 
-    static func edge<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        from source: OutputTraceInfo, to derived: OutputTraceInfo, kind: OutputKind,
-        sourceSubscribers: Subscribers
+    static func edge(
+        from source: OutputTraceInfo, to derived: OutputTraceInfo, kind: OutputKind, sourceSubscribers: SubscriberProbes
     ) {
         withLock { state in
             guard state.streamOpen else { return }
@@ -284,9 +286,7 @@ enum TraceRecorder {
         }
     }
 
-    static func innerSwitch<Subscribers: Sequence<SubscriptionTraceInfo>>(
-        flatMap: OutputTraceInfo, inner: OutputTraceInfo, innerSubscribers: Subscribers
-    ) {
+    static func innerSwitch(flatMap: OutputTraceInfo, inner: OutputTraceInfo, innerSubscribers: SubscriberProbes) {
         withLock { state in
             guard state.streamOpen else { return }
             state.announce(flatMap, preexisting: true, scope: 0, cause: bt_cause())
