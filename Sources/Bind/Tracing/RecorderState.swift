@@ -153,7 +153,8 @@ struct RecorderState {
     /// Writes the creation of `output` once per epoch; an Output that existed before the recording
     /// started is marked preexisting, and so are the subscriptions it already had.
     mutating func announce(
-        _ output: OutputTraceInfo, subscribers: SubscriberProbes, except skipped: UnsafeMutablePointer<SubscriptionProbe>?
+        _ output: OutputTraceInfo, subscribers: SubscriberProbes,
+        except skipped: UnsafeMutablePointer<SubscriptionProbe>?
     ) {
         // Once an Output is announced, so is every subscription it has: those bound later are
         // written as they are bound. So the walk happens once per Output and recording.
