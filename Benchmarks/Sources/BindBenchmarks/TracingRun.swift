@@ -16,8 +16,9 @@ enum TracingRun {
     /// Tracing on against off, per case that has a target: the ratio, or ns added per event.
     static let onOffTargets: [String: Double] = ["update10": 2.0, "map10": 1.5]
     static let addedPerEventTargets: [String: Double] = ["churn100": 60.0]
-    /// How far the instrumented build with tracing off may drift from the plain build and still be
-    /// "identical within noise" (each normalised by the limit timed in its own process).
+    /// How much slower than the plain build the instrumented build with tracing off may run and
+    /// still cost "nothing, within noise" (each normalised by the limit timed in its own process).
+    /// Faster is not a miss: below 1 is the two processes' noise (see BENCHMARKS.md).
     static let offNoise = 0.10
 
     static func run(harness: Harness, sink: Sink, baseline: [String: Double], traceDirectory: String) -> Results {
@@ -56,8 +57,8 @@ enum TracingRun {
                         section: section, name: "\(speedCase.title): off vs plain",
                         measured: "off \(Format.ns(off)) (\(Format.times(offOverLimit)) limit)",
                         against: "plain \(Format.ns(plain)) (\(Format.times(plainOverLimit)) limit)",
-                        ratio: Format.times(drift), target: "1 ± \(Format.number(offNoise))",
-                        met: Format.verdict(abs(drift - 1) <= offNoise)))
+                        ratio: Format.times(drift), target: "≤ \(Format.number(1 + offNoise))×",
+                        met: Format.verdict(drift <= 1 + offNoise)))
             }
             let onOverOff = timings.ratio("on", to: "off")
             let addedPerEvent = timings.difference("on", from: "off") / Double(speedCase.traceEventsPerOperation)

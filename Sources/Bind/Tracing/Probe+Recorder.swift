@@ -257,8 +257,8 @@ struct DeliveryProbe {
     /// Whether the update or bind was recorded.
     @inlinable var isActive: Bool { event != 0 }
 
-    /// Takes the subscription's id, read only when recorded: passing the probe would copy it (and
-    /// retain its trace info) on every delivery, recorded or not.
+    /// Takes the subscription's id, read only when recorded: passing the probe would copy it on
+    /// every delivery, recorded or not.
     @inlinable
     func willDeliver(toSubscription id: @autoclosure () -> UInt64) {
         guard event != 0 else { return }
