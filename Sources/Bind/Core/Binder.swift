@@ -14,6 +14,8 @@ public struct Binder<Value> {
     @usableFromInline let probe: BinderProbe
 
     /// Creates a Binder that calls `binding` with the target and each value while the target lives.
+    /// Inlinable, so the delivery closure is compiled for `Value` where the Binder is made.
+    @inlinable
     public init<Target: AnyObject>(_ target: Target, binding: @escaping (Target, Value) -> Void) {
         deliverIfAlive = { [weak target] value in
             guard let target else { return false }
@@ -24,11 +26,13 @@ public struct Binder<Value> {
     }
 
     /// Creates a Binder that writes each value to `keyPath` of `target`.
+    @inlinable
     public init<Target: AnyObject>(_ target: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
         self.init(target) { target, value in target[keyPath: keyPath] = value }
     }
 
     /// Creates a Binder that writes each value to the optional property at `keyPath` of `target`.
+    @inlinable
     public init<Target: AnyObject>(_ target: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value?>) {
         self.init(target) { target, value in target[keyPath: keyPath] = value }
     }

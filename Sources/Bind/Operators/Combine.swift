@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 extension Output {
     /// An Output of the latest pair of values, updated whenever either source updates once both have a value.
     ///
@@ -9,6 +11,7 @@ extension Output {
     /// ```swift
     /// let form = Output.combine(name, age)   // Output<(String, Int)>
     /// ```
+    @inlinable
     public static func combine<A, B>(
         _ first: Output<A>, _ second: Output<B>, file: StaticString = #fileID, line: UInt = #line
     ) -> Output<(A, B)> {
@@ -17,23 +20,27 @@ extension Output {
 
     /// ``combine(_:_:file:line:)`` as a function value: records no call site.
     @_disfavoredOverload
+    @inlinable
     public static func combine<A, B>(_ first: Output<A>, _ second: Output<B>) -> Output<(A, B)> {
         combinePair(first, second, file: #fileID, line: #line)
     }
 
     /// ``combine(_:_:file:line:)`` of this type as a function value: records no call site.
     @_disfavoredOverload
+    @inlinable
     public static func combine(_ first: Output<Value>, _ second: Output<Value>) -> Output<(Value, Value)> {
         Output<(Value, Value)>.combinePair(first, second, file: #fileID, line: #line)
     }
 
     /// ``combine(outputs:file:line:)`` as a function value: records no call site.
     @_disfavoredOverload
+    @inlinable
     public static func combine(outputs: [Output<Value>]) -> Output<[Value]> {
         combine(outputs: outputs, file: #fileID, line: #line)
     }
 
     /// ``combine(_:_:file:line:)`` for two Outputs of this type: `Output.combine(a, b)` needs no type spelled out.
+    @inlinable
     public static func combine(
         _ first: Output<Value>, _ second: Output<Value>, file: StaticString = #fileID, line: UInt = #line
     ) -> Output<(Value, Value)> {
@@ -45,6 +52,7 @@ extension Output {
     /// With no outputs at all, every one of them has a value: the result holds `[]` from the start.
     /// The sources are not retained; once any of them is released, the result emits nothing more,
     /// as in the original framework.
+    @inlinable
     public static func combine(
         outputs: [Output<Value>], file: StaticString = #fileID, line: UInt = #line
     ) -> Output<[Value]> {
@@ -85,6 +93,7 @@ extension Output {
 extension Output {
     /// Both `combine(_:_:)` overloads. A source that does not store (a ``Relay``) is not remembered
     /// either: as in the original framework, which read the other source's stored `value`.
+    @inlinable
     static func combinePair<A, B>(_ first: Output<A>, _ second: Output<B>, file: StaticString, line: UInt)
         -> Output<(A, B)>
     {
@@ -123,6 +132,7 @@ extension Output {
 
 extension Output where Value == Never {
     /// Lets `Output.combine(isLiked, likes)` pair two Outputs of different types with no type spelled out.
+    @inlinable
     public static func combine<A, B>(
         _ first: Output<A>, _ second: Output<B>, file: StaticString = #fileID, line: UInt = #line
     ) -> Output<(A, B)> {
@@ -134,21 +144,25 @@ extension Output where Value == Never {
 ///
 /// Each source's bound closure holds one ``Watch``; a source that is released releases its
 /// closures, so the watch's `deinit` tells the others.
+@usableFromInline
 final class SourcesAlive: @unchecked Sendable {
     private let lock = Lock()
     /// Guarded by `lock`.
     private var anyReleased = false
 
+    @usableFromInline init() {}
+
     deinit { lock.deallocate() }
 
-    var allAlive: Bool { lock.withLock { !anyReleased } }
+    @usableFromInline var allAlive: Bool { lock.withLock { !anyReleased } }
 
     /// A watch for one more source: its closure must hold it.
-    func watch() -> Watch { Watch(self) }
+    @usableFromInline func watch() -> Watch { Watch(self) }
 
     fileprivate func released() { lock.withLock { anyReleased = true } }
 
     /// Held by one source's closure: released with it.
+    @usableFromInline
     final class Watch: @unchecked Sendable {
         private let sources: SourcesAlive
 
@@ -156,6 +170,6 @@ final class SourcesAlive: @unchecked Sendable {
 
         deinit { sources.released() }
 
-        var allAlive: Bool { sources.allAlive }
+        @usableFromInline var allAlive: Bool { sources.allAlive }
     }
 }

@@ -22,6 +22,7 @@ extension Output {
     }
 
     /// ``bindInternal(_:file:line:)`` for an operator that unbinds later (flatMap's inner Outputs).
+    @inlinable
     final func bindInternalUnbindable(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt)
         -> Subscription
     {
@@ -40,6 +41,7 @@ extension Output {
         Probe.edge(from: subscribers, to: derived.subscribers, kind: kind)
     }
 
+    @usableFromInline
     final func recordInnerSwitch<Inner>(to inner: Output<Inner>) {
         Probe.innerSwitch(from: subscribers, to: inner.subscribers)
     }

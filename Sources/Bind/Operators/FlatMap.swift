@@ -1,3 +1,5 @@
+import BindTraceFormat
+
 extension Output {
     /// An Output of the values of the Output that `transform` returns for the latest value.
     ///
@@ -9,6 +11,7 @@ extension Output {
     /// ```swift
     /// let profile = userID.flatMap { id in repository.profile(for: id) }
     /// ```
+    @inlinable
     public final func flatMap<Inner>(
         file: StaticString = #fileID, line: UInt = #line, _ transform: @escaping (Value) -> Output<Inner>
     ) -> Output<Inner> {
@@ -33,6 +36,7 @@ extension Output {
 
     /// ``flatMap(file:line:_:)`` as a function value: records no call site.
     @_disfavoredOverload
+    @inlinable
     public final func flatMap<Inner>(_ transform: @escaping (Value) -> Output<Inner>) -> Output<Inner> {
         flatMap(file: #fileID, line: #line, transform)
     }
@@ -42,7 +46,8 @@ extension Output {
 ///
 /// Each switch takes a new generation; only the newest generation may deliver or stay bound, so a
 /// switch made from inside a delivery (or on another thread) while an older one is still binding wins.
-private final class InnerSwitch<Inner>: @unchecked Sendable {
+@usableFromInline
+final class InnerSwitch<Inner>: @unchecked Sendable {
     private let lock = Lock()
     /// Guarded by `lock`.
     private var generation: UInt64 = 0
@@ -55,8 +60,10 @@ private final class InnerSwitch<Inner>: @unchecked Sendable {
         lock.deallocate()
     }
 
+    @usableFromInline init() {}
+
     /// Starts a switch: unbinds the current inner Output and returns the new generation.
-    func begin() -> UInt64 {
+    @usableFromInline func begin() -> UInt64 {
         lock.lock()
         generation &+= 1
         let started = generation
@@ -67,12 +74,12 @@ private final class InnerSwitch<Inner>: @unchecked Sendable {
         return started
     }
 
-    func isCurrent(_ candidate: UInt64) -> Bool {
+    @usableFromInline func isCurrent(_ candidate: UInt64) -> Bool {
         lock.withLock { generation == candidate }
     }
 
     /// Keeps `inner` bound if no newer switch began meanwhile; otherwise unbinds it.
-    func finish(_ finished: UInt64, inner: Output<Inner>, subscription: Subscription) {
+    @usableFromInline func finish(_ finished: UInt64, inner: Output<Inner>, subscription: Subscription) {
         lock.lock()
         let isNewest = generation == finished
         if isNewest { current = (inner, subscription) }

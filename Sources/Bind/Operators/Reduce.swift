@@ -1,8 +1,11 @@
+import BindTraceFormat
+
 extension Output {
     /// An Output of the running result of `nextPartialResult` over every value, starting from `initial`.
     ///
     /// As in the original framework, the result is empty until this Output first delivers a value;
     /// `initial` is the partial result that value is combined with.
+    @inlinable
     public final func reduce<Result>(
         initial: Result, file: StaticString = #fileID, line: UInt = #line,
         nextPartialResult: @escaping (Result, Value) -> Result
@@ -21,6 +24,7 @@ extension Output {
 
     /// ``reduce(initial:file:line:nextPartialResult:)`` as a function value: records no call site.
     @_disfavoredOverload
+    @inlinable
     public final func reduce<Result>(initial: Result, nextPartialResult: @escaping (Result, Value) -> Result)
         -> Output<Result>
     {
