@@ -25,6 +25,10 @@ struct BindBenchmarks {
             profile(
                 case: arguments[0], contestant: arguments[1], operations: Int(arguments[2]) ?? 1_000_000,
                 afterRecording: arguments.count == 4 ? arguments[3] : nil)
+        case "threads" where arguments.count <= 1:
+            // Section "several threads recording at once" alone, as rows: for the recorder's tuning.
+            let directory = arguments.first ?? "/tmp"
+            for row in ThreadScaling.rows(quick: false, traceDirectory: directory) { print(row.tsv) }
         case "table":
             let files = Dictionary(uniqueKeysWithValues: arguments.map { ($0, read($0)) })
             TablePrinter.print(files: files, order: arguments)
@@ -126,7 +130,8 @@ struct BindBenchmarks {
         printError(
             "usage: BindBenchmarks run [--quick] [--baseline FILE] [--trace-dir DIR]\n"
                 + "       BindBenchmarks table FILE...\n"
-                + "       BindBenchmarks profile CASE limit|Bind|OpenCombine OPERATIONS")
+                + "       BindBenchmarks profile CASE limit|Bind|OpenCombine OPERATIONS\n"
+                + "       BindBenchmarks threads [TRACE-DIRECTORY]   (instrumented variant)")
         exit(2)
     }
 }

@@ -285,6 +285,20 @@ struct RecorderState {
         return sequence
     }
 
+    /// Appends an update or fire without a preview of an Output this epoch has announced, when the
+    /// fast path does not apply (another thread recorded last, or the buffer is full): encoded in
+    /// place all the same, after the thread record.
+    mutating func appendUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64 {
+        let field = causeField(cause)
+        let id = output.id
+        // Tag, length, and four varints of at most 10 bytes, and the empty preview.
+        return appendInPlace(maximumLength: 43) { base, delta in
+            TraceRecord.encodeUpdate(
+                at: base, fire: fire, delta: delta, output: id, causeBack: field.back,
+                causeSubscription: field.subscription)
+        }
+    }
+
     mutating func appendRecord(_ record: TraceRecord) {
         if count + record.maximumEncodedLength > Self.bufferCapacity { flush() }
         count += record.encode(at: buffer + count)

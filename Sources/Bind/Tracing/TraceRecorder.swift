@@ -225,8 +225,9 @@ enum TraceRecorder {
         let fire = output.kind == .relay
         return withLock { state in
             guard state.streamOpen else { return 0 }
-            if preview == nil, let sequence = state.appendPlainUpdate(of: output, fire: fire, cause: cause) {
-                return sequence
+            if preview == nil, output.announcedEpoch == state.epoch {
+                return state.appendPlainUpdate(of: output, fire: fire, cause: cause)
+                    ?? state.appendUpdate(of: output, fire: fire, cause: cause)
             }
             if output.announcedEpoch != state.epoch {
                 subscribers { state.announce(output, subscribers: $0, except: nil) }
