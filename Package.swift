@@ -27,7 +27,7 @@ let package = Package(
     ],
     targets: [
         // Thread-local state and the clock for the recorder; linked only into the Tracing build.
-        .target(name: "CBindTrace"),
+        .target(name: "CBindTrace", dependencies: ["CBindCore"]),
         // The per-thread depth of operator cascades, so deep chains never overflow the stack.
         .target(name: "CBindCore"),
         // The trace format: record tags, fields, encoder and decoder. A leaf: recorder and reader share it.

@@ -1,13 +1,12 @@
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
 #include <string.h>
 #include "CBindTrace.h"
 #include <stdlib.h>
 
 _Atomic(bool) bt_recording_flag = false;
 _Atomic(bool) bt_previews_flag = false;
-bt_spinlock bt_recording_lock_storage;
+bind_lock bt_recording_lock_storage;
 _Atomic(void *) bt_recorder_state_storage = NULL;
 _Atomic(bool) bt_recorder_ready_flag = false;
 _Atomic(uint64_t) bt_next_output_id = 1;
@@ -19,21 +18,6 @@ _Thread_local uint32_t bt_current_thread = 0;
 _Thread_local bt_thread_name_cache bt_current_thread_name = {0, 0};
 static const char *autostart_path = NULL;
 
-void bt_spin_wait(bt_spinlock *lock) {
-    for (int spins = 0;; spins++) {
-        if (atomic_load_explicit(&lock->held, memory_order_relaxed) == 0 &&
-            atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0) {
-            return;
-        }
-        if (spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-            _mm_pause();
-#endif
-        } else {
-            sched_yield();
-        }
-    }
-}
 const char *bt_autostart_path(void) { return autostart_path; }
 
 // BIND_TRACE=/path records from the first Bind call: switch the flag on before main runs, so

@@ -29,6 +29,8 @@ struct BindBenchmarks {
             // Section "several threads recording at once" alone, as rows: for the recorder's tuning.
             let directory = arguments.first ?? "/tmp"
             for row in ThreadScaling.rows(quick: false, traceDirectory: directory) { print(row.tsv) }
+        case "contention" where arguments.isEmpty:
+            for row in Contention.rows(quick: false) { print(row.tsv) }
         case "table":
             let files = Dictionary(uniqueKeysWithValues: arguments.map { ($0, read($0)) })
             TablePrinter.print(files: files, order: arguments)
@@ -131,7 +133,8 @@ struct BindBenchmarks {
             "usage: BindBenchmarks run [--quick] [--baseline FILE] [--trace-dir DIR]\n"
                 + "       BindBenchmarks table FILE...\n"
                 + "       BindBenchmarks profile CASE limit|Bind|OpenCombine OPERATIONS\n"
-                + "       BindBenchmarks threads [TRACE-DIRECTORY]   (instrumented variant)")
+                + "       BindBenchmarks threads [TRACE-DIRECTORY]   (instrumented variant)\n"
+                + "       BindBenchmarks contention")
         exit(2)
     }
 }

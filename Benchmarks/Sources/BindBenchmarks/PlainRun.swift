@@ -8,6 +8,7 @@ enum PlainRun {
         var results = Results()
         for speedCase in SpeedCases.all { measure(speedCase, harness: harness, sink: sink, into: &results) }
         for memoryCase in MemoryCase.all { measure(memoryCase, into: &results) }
+        results.rows += Contention.rows(quick: harness.settings.rounds < 100)
         return results
     }
 

@@ -1,12 +1,15 @@
 #if canImport(Darwin)
 import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
+#else
+import CBindCore
 #endif
 
-/// The smallest uncontended lock the platform has, allocated once per owner.
+/// The cheapest lock for critical sections of a few loads and stores, allocated once per owner.
+///
+/// On Apple platforms `os_unfair_lock`. Elsewhere `bind_lock` (CBindCore): one atomic exchange to
+/// take, a plain release store to give back, a short spin, then `sched_yield`, then 20 µs naps while taken. A
+/// glibc mutex costs two atomic instructions per round trip, which made it most of an update's
+/// cost; `make bench` measures both the round trip and the lock under contention.
 ///
 /// A value type holding a pointer so it can live inline in `Output` without an extra object;
 /// the owner calls `deallocate()` from its `deinit`.
@@ -15,7 +18,7 @@ struct Lock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = pthread_mutex_t
+    @usableFromInline typealias Primitive = bind_lock
     #endif
 
     @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
@@ -26,16 +29,12 @@ struct Lock: @unchecked Sendable {
         #if canImport(Darwin)
         primitive.initialize(to: os_unfair_lock())
         #else
-        primitive.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(primitive, nil)
+        primitive.initialize(to: bind_lock())
         #endif
     }
 
     @inlinable
     func deallocate() {
-        #if !canImport(Darwin)
-        pthread_mutex_destroy(primitive)
-        #endif
         primitive.deinitialize(count: 1)
         primitive.deallocate()
     }
@@ -45,7 +44,7 @@ struct Lock: @unchecked Sendable {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
         #else
-        pthread_mutex_lock(primitive)
+        bind_lock_lock(primitive)
         #endif
     }
 
@@ -54,7 +53,7 @@ struct Lock: @unchecked Sendable {
         #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
         #else
-        pthread_mutex_unlock(primitive)
+        bind_lock_unlock(primitive)
         #endif
     }
 

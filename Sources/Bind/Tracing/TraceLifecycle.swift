@@ -1,4 +1,5 @@
 #if Tracing
+import CBindCore
 import CBindTrace
 #if canImport(Darwin)
 import Darwin
@@ -74,7 +75,7 @@ enum TraceLifecycle {
     /// a crash inside the recorder (or a signal on a thread holding a lock) must not hang the process.
     private static func flushAndReraise(_ signal: Int32) {
         let writeLocked = tryLock { pthread_mutex_trylock(TraceRecorder.writeLock) == 0 }
-        let recordingLocked = tryLock { bt_spin_trylock(TraceRecorder.recordingLock) }
+        let recordingLocked = tryLock { bind_lock_trylock(TraceRecorder.recordingLock) }
         let state = TraceRecorder.state
         let descriptor = state.pointee.fileDescriptor
         if descriptor >= 0 {
@@ -88,7 +89,7 @@ enum TraceLifecycle {
             // Written once: a second signal while the first is handled finds nothing left.
             state.pointee.count = 0
         }
-        if recordingLocked { bt_spin_unlock(TraceRecorder.recordingLock) }
+        if recordingLocked { bind_lock_unlock(TraceRecorder.recordingLock) }
         if writeLocked { pthread_mutex_unlock(TraceRecorder.writeLock) }
         if var previous = previousActions[signal] {
             sigaction(signal, &previous, nil)
@@ -120,10 +121,10 @@ enum TraceLifecycle {
             {
                 // Prepare: no thread is inside the recorder while the process is copied.
                 pthread_mutex_lock(TraceRecorder.writeLock)
-                bt_spin_lock(TraceRecorder.recordingLock)
+                bind_lock_lock(TraceRecorder.recordingLock)
             },
             {
-                bt_spin_unlock(TraceRecorder.recordingLock)
+                bind_lock_unlock(TraceRecorder.recordingLock)
                 pthread_mutex_unlock(TraceRecorder.writeLock)
             },
             { TraceLifecycle.startOverInChild() })
@@ -132,7 +133,7 @@ enum TraceLifecycle {
     /// The child of a `fork`: fresh locks and no flusher thread (threads are not copied); the
     /// parent's buffered events are the parent's to write, and the child records to its own file.
     private static func startOverInChild() {
-        TraceRecorder.recordingLock.initialize(to: bt_spinlock())
+        TraceRecorder.recordingLock.initialize(to: bind_lock())
         pthread_mutex_init(TraceRecorder.writeLock, nil)
         flusherStarted = false
         let pattern = TraceRecorder.state.pointee.filePattern

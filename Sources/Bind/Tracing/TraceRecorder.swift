@@ -1,6 +1,7 @@
 import BindTraceFormat
 
 #if Tracing
+import CBindCore
 import CBindTrace
 #if canImport(Darwin)
 import Darwin
@@ -26,7 +27,7 @@ import Musl
 enum TraceRecorder {
     /// Orders every event; guards `state`. See the type's documentation. A C global, so reaching it
     /// costs no once-check (nor, in a signal handler, a lazy initialisation).
-    static var recordingLock: UnsafeMutablePointer<bt_spinlock> { bt_recording_lock() }
+    static var recordingLock: UnsafeMutablePointer<bind_lock> { bt_recording_lock() }
     /// Serialises file I/O; taken before `recordingLock` when both are needed, never inside it.
     nonisolated(unsafe) static let writeLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -63,16 +64,16 @@ enum TraceRecorder {
         if !bt_recorder_ready() { prepare() }
         let lock = bt_recording_lock()
         let recorder = bt_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
-        bt_spin_lock(lock)
+        bind_lock_lock(lock)
         let result: T
         do {
             result = try body(&recorder.pointee)
         } catch {
-            bt_spin_unlock(lock)
+            bind_lock_unlock(lock)
             throw error
         }
         let backlog = recorder.pointee.pendingChunks.count
-        bt_spin_unlock(lock)
+        bind_lock_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
         return result
@@ -100,9 +101,9 @@ enum TraceRecorder {
         closeFileLocked()
         file = opened
         var header = TraceFormat.header
-        bt_spin_lock(recordingLock)
+        bind_lock_lock(recordingLock)
         state.pointee.openFile(pattern: pattern, descriptor: opened.descriptor, header: &header)
-        bt_spin_unlock(recordingLock)
+        bind_lock_unlock(recordingLock)
         header.withUnsafeBytes { file?.write($0, events: 0) }
         writePendingLocked()
         bt_set_recording(true)
@@ -119,26 +120,26 @@ enum TraceRecorder {
     /// Closes the file: everything recorded reaches it first. Caller holds `writeLock`.
     private static func closeFileLocked() {
         guard file != nil else { return }
-        bt_spin_lock(recordingLock)
+        bind_lock_lock(recordingLock)
         state.pointee.flush()
-        bt_spin_unlock(recordingLock)
+        bind_lock_unlock(recordingLock)
         writePendingLocked()
         file?.close()
         file = nil
-        bt_spin_lock(recordingLock)
+        bind_lock_lock(recordingLock)
         state.pointee.fileClosed()
         // Off again unless a capture still runs: every probe then takes its untraced path.
         bt_set_recording(state.pointee.isRecording)
-        bt_spin_unlock(recordingLock)
+        bind_lock_unlock(recordingLock)
     }
 
     /// Writes every pending chunk to the file, in order. Caller holds `writeLock`.
     private static func writePendingLocked() {
         while true {
-            bt_spin_lock(recordingLock)
+            bind_lock_lock(recordingLock)
             let chunks = state.pointee.pendingChunks
             state.pointee.pendingChunks = []
-            bt_spin_unlock(recordingLock)
+            bind_lock_unlock(recordingLock)
             if chunks.isEmpty { return }
             for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
         }
@@ -153,10 +154,10 @@ enum TraceRecorder {
 
     /// Flushes the buffer and writes it: the flusher's tick.
     static func flushNow() {
-        bt_spin_lock(recordingLock)
+        bind_lock_lock(recordingLock)
         if state.pointee.eventsSinceClock { state.pointee.writeClock() }
         state.pointee.flush()
-        bt_spin_unlock(recordingLock)
+        bind_lock_unlock(recordingLock)
         drain()
     }
 

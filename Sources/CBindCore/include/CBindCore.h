@@ -3,6 +3,8 @@
 // Thread-local state of Bind's core, in both builds: how deep the current thread is in a cascade
 // of derived updates or Output releases, and the work deferred past the depth limit.
 #include <stdint.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 /// Per-thread state of the cascade trampoline (see Sources/Bind/Core/Cascade.swift).
 typedef struct {
@@ -20,5 +22,22 @@ static inline bind_cascade_state *bind_cascade_slot(void) { return &bind_cascade
 
 /// A new identity for a SubscriptionContainer in traces: never 0, never reused in a process.
 uint64_t bind_new_container_id(void);
+
+/// An Output's lock where the platform has no unfair lock (Linux): one atomic exchange to take it,
+/// a plain release store to give it back, so a round trip costs one atomic instruction where a
+/// mutex costs two. Held only for a few loads and stores (never around a bound closure), so a
+/// waiter spins briefly, then yields, then naps 20 µs at a time until the holder runs again.
+typedef struct { _Atomic(int) held; } bind_lock;
+void bind_lock_wait(bind_lock *lock);
+static inline void bind_lock_lock(bind_lock *lock) {
+    if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bind_lock_wait(lock);
+}
+/// Takes the lock if it is free; never waits (for a signal handler).
+static inline bool bind_lock_trylock(bind_lock *lock) {
+    return atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0;
+}
+static inline void bind_lock_unlock(bind_lock *lock) {
+    atomic_store_explicit(&lock->held, 0, memory_order_release);
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 #include <time.h>
+#include "CBindCore.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -32,27 +33,16 @@ typedef struct { uint64_t generation; uint64_t id; } bt_thread_name_cache;
 extern _Thread_local bt_thread_name_cache bt_current_thread_name;
 static inline bt_thread_name_cache *bt_thread_name_slot(void) { return &bt_current_thread_name; }
 
-/// The recorder's lock: a test-and-set spin lock that yields the CPU after a short spin. Held only
-/// to encode a record (tens of nanoseconds) or, rarely, to write a full buffer.
-typedef struct { _Atomic(int) held; } bt_spinlock;
-void bt_spin_wait(bt_spinlock *lock);
-static inline void bt_spin_lock(bt_spinlock *lock) {
-    if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bt_spin_wait(lock);
-}
-/// Takes the lock if it is free; never waits (for a signal handler).
-static inline bool bt_spin_trylock(bt_spinlock *lock) {
-    return atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0;
-}
-static inline void bt_spin_unlock(bt_spinlock *lock) {
-    atomic_store_explicit(&lock->held, 0, memory_order_release);
-}
+/// The recorder's lock is Bind's own (`bind_lock`, from CBindCore): held only to encode a record
+/// (tens of nanoseconds) or, rarely, to hand a full buffer on. `bind_lock_trylock` never waits
+/// (for a signal handler).
 /// The recording lock and the recorder's state, reached by every recorded event without a lazy
 /// global's once-check: the lock is a zero-initialised global, and the state's address is published
 /// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
-extern bt_spinlock bt_recording_lock_storage;
+extern bind_lock bt_recording_lock_storage;
 extern _Atomic(void *) bt_recorder_state_storage;
 extern _Atomic(bool) bt_recorder_ready_flag;
-static inline bt_spinlock *bt_recording_lock(void) { return &bt_recording_lock_storage; }
+static inline bind_lock *bt_recording_lock(void) { return &bt_recording_lock_storage; }
 static inline bool bt_recorder_ready(void) {
     return atomic_load_explicit(&bt_recorder_ready_flag, memory_order_acquire);
 }
