@@ -25,10 +25,14 @@ struct Lock: @unchecked Sendable {
 
     @inlinable
     init() {
-        primitive = .allocate(capacity: 1)
         #if canImport(Darwin)
+        primitive = .allocate(capacity: 1)
         primitive.initialize(to: os_unfair_lock())
         #else
+        // A cache line of its own: packed among other small allocations, the lock word made an
+        // update of ten subscribers take 26 or 43 ns depending on what it happened to sit beside.
+        primitive = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+            .bindMemory(to: bind_lock.self, capacity: 1)
         primitive.initialize(to: bind_lock())
         #endif
     }
@@ -36,7 +40,11 @@ struct Lock: @unchecked Sendable {
     @inlinable
     func deallocate() {
         primitive.deinitialize(count: 1)
+        #if canImport(Darwin)
         primitive.deallocate()
+        #else
+        UnsafeMutableRawPointer(primitive).deallocate()
+        #endif
     }
 
     @inlinable @inline(__always)
