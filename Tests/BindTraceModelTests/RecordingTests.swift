@@ -102,6 +102,46 @@ struct RecordingTests {
         #expect(events.first.map { events.last!.time >= $0.time } == true)
     }
 
+    @Test("a new Binder target at a dead target's address: the old binding is recorded dangling before the bind")
+    func reusedTargetAddress() throws {
+        // The recorder compares the new target with the earlier binding's, whose `Binder` value is
+        // long gone (only the bound closure keeps that target's record alive): under ASan, where
+        // freed memory is quarantined and never reused, the test checks that read alone.
+        var reused = false
+        let recording = try #require(
+            BindTrace.capture {
+                let title = Output<String>(value: "Ada")
+                var screen: Screen? = Screen()
+                let address = ObjectIdentifier(screen!)
+                title.bind(to: Binder(screen!, \.title))
+                screen = nil
+                // glibc's malloc hands a freed block to the next allocation of its size.
+                var candidates: [Screen] = []
+                for _ in 0..<64 {
+                    let candidate = Screen()
+                    candidates.append(candidate)
+                    if ObjectIdentifier(candidate) == address {
+                        reused = true
+                        break
+                    }
+                }
+                title.bind(to: Binder(candidates.last!, \.title))
+            })
+        #expect(reused || Sanitizer.any, "the freed address was not reused: nothing compared")
+        let events = try ownEvents(of: recording)
+        let binds = events.filter { if case .bound(let binding) = $0.kind { binding.target != nil } else { false } }
+        try #require(binds.count == 2)
+        guard case .bound(let first) = binds[0].kind, case .bound(let second) = binds[1].kind else { return }
+        #expect((first.target?.identity == second.target?.identity) == reused)
+        let dangling = events.firstIndex { $0.kind == .dangling(subscription: first.subscription) }
+        if reused {
+            let secondBind = try #require(events.firstIndex { $0.sequence == binds[1].sequence })
+            #expect(try #require(dangling) < secondBind)
+        } else {
+            #expect(dangling == nil, "a live or different target is not a dead one")
+        }
+    }
+
     @Test("an initial delivery is caused by its bind, and flatMap records each switch")
     func initialDeliveryAndFlatMap() throws {
         let recording = try #require(
