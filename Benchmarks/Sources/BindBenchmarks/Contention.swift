@@ -8,9 +8,9 @@ import CBenchSupport
 enum Contention {
     static let section =
         "Contention — threads updating one shared Output (1 subscriber); updates/s (wall clock), median of 5 runs"
-    static let threadCounts = [1, 2, 4, 8]
+    static let threadCounts = ThreadScaling.threadCounts
     /// With more threads than cores, updates keep at least this share of the 2-thread rate.
-    static let collapseLimit = 0.75
+    static let collapseLimit = ThreadScaling.collapseLimit
 
     private final class Work: @unchecked Sendable {
         let output = Output<Int>(value: 0)

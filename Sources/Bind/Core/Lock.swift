@@ -7,9 +7,10 @@ import CBindCore
 /// The cheapest lock for critical sections of a few loads and stores, allocated once per owner.
 ///
 /// On Apple platforms `os_unfair_lock`. Elsewhere `bind_lock` (CBindCore): one atomic exchange to
-/// take, a plain release store to give back, a short spin, then `sched_yield`, then 20 µs naps while taken. A
-/// glibc mutex costs two atomic instructions per round trip, which made it most of an update's
-/// cost; `make bench` measures both the round trip and the lock under contention.
+/// take, a plain release store to give back; while it is taken a waiter spins briefly, then
+/// yields, then naps 20 µs at a time. A glibc mutex costs two atomic instructions per round trip,
+/// which made it most of an update's cost; `make bench` measures both the round trip and the lock
+/// under contention (BENCHMARKS.md, "The lock").
 ///
 /// A value type holding a pointer so it can live inline in `Output` without an extra object;
 /// the owner calls `deallocate()` from its `deinit`.

@@ -265,12 +265,12 @@ struct RecorderState {
         return sequence
     }
 
-    /// Appends an update or fire without a preview of an Output this epoch has announced, from the
-    /// thread of the previous event: the hot path, encoded in place. False when it does not apply.
+    /// Appends an update or fire without a preview of an Output this epoch has announced (the caller
+    /// checked), from the thread of the previous event: the hot path, encoded in place. Nil when
+    /// another thread recorded last or the buffer is full (then ``appendUpdate(of:fire:cause:)``).
     @inline(__always)
     mutating func appendPlainUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64? {
-        guard output.announcedEpoch == epoch, count < Self.bufferThreshold, lastThread != 0,
-            bt_thread_slot()!.pointee == lastThread
+        guard count < Self.bufferThreshold, lastThread != 0, bt_thread_slot()!.pointee == lastThread
         else { return nil }
         let now = bt_ticks()
         let delta = now > lastTicks ? now - lastTicks : 0
