@@ -3,6 +3,7 @@
 #include <string.h>
 #include "CBindTrace.h"
 #include <stdlib.h>
+#include <sched.h>
 
 _Atomic(bool) bt_recording_flag = false;
 _Atomic(bool) bt_previews_flag = false;
@@ -13,9 +14,10 @@ _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;
 
+_Atomic(uint64_t) bt_stream_word = 0;
+
 _Thread_local bt_cause bt_current_cause = {0, 0};
-_Thread_local uint32_t bt_current_thread = 0;
-_Thread_local bt_thread_name_cache bt_current_thread_name = {0, 0};
+_Thread_local bt_ring *bt_current_ring = NULL;
 static const char *autostart_path = NULL;
 
 const char *bt_autostart_path(void) { return autostart_path; }
@@ -39,4 +41,108 @@ void bt_thread_name(char *buffer, int size) {
 #if defined(__APPLE__) || defined(__GLIBC__)
     if (pthread_getname_np(pthread_self(), buffer, (size_t)size) != 0) buffer[0] = 0;
 #endif
+}
+
+// MARK: - Rings
+
+/// Every ring ever made, newest first (recording lock).
+static bt_ring *rings = NULL;
+/// Where the last record was found: consecutive records usually come from one thread.
+static bt_ring *last_found = NULL;
+static pthread_key_t ring_key;
+static pthread_once_t ring_key_once = PTHREAD_ONCE_INIT;
+
+// As a thread ends, its ring becomes free for a later thread once merged; the thread itself
+// claims a new one if something it destroys still records.
+static void ring_owner_ended(void *ring) {
+    atomic_store_explicit(&((bt_ring *)ring)->owner_alive, false, memory_order_release);
+    if (bt_current_ring == ring) bt_current_ring = NULL;
+}
+
+static void make_ring_key(void) { pthread_key_create(&ring_key, ring_owner_ended); }
+
+void bt_ring_read_name(bt_ring *ring) { bt_thread_name(ring->name, (int)sizeof ring->name); }
+
+bt_ring *bt_ring_claim(void) {
+    pthread_once(&ring_key_once, make_ring_key);
+    bt_ring *ring = NULL;
+    for (bt_ring *candidate = rings; candidate != NULL; candidate = candidate->next) {
+        if (!atomic_load_explicit(&candidate->owner_alive, memory_order_acquire) &&
+            atomic_load_explicit(&candidate->tail, memory_order_acquire) ==
+                atomic_load_explicit(&candidate->head, memory_order_relaxed)) {
+            ring = candidate;
+            break;
+        }
+    }
+    if (ring == NULL) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, 64, sizeof(bt_ring)) != 0) memory = NULL;
+        ring = memory;
+        bt_update_record *records = malloc(sizeof(bt_update_record) * BT_RING_CAPACITY);
+        if (ring == NULL || records == NULL) {
+            free(ring);
+            free(records);
+            return NULL;
+        }
+        memset(ring, 0, sizeof *ring);
+        ring->records = records;
+        ring->next = rings;
+        rings = ring;
+    }
+    atomic_store_explicit(&ring->owner_alive, true, memory_order_relaxed);
+    ring->thread = 0;
+    ring->name_generation = 0;
+    ring->name_id = 0;
+    bt_ring_read_name(ring);
+    pthread_setspecific(ring_key, ring);
+    bt_current_ring = ring;
+    return ring;
+}
+
+static const bt_update_record *oldest(bt_ring *ring, uint64_t sequence) {
+    uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+    if (atomic_load_explicit(&ring->tail, memory_order_acquire) == head) return NULL;
+    const bt_update_record *record = &ring->records[head & (BT_RING_CAPACITY - 1)];
+    return record->sequence == sequence ? record : NULL;
+}
+
+const bt_update_record *bt_rings_find(uint64_t sequence, bt_ring **found, uint64_t patience) {
+    for (uint64_t round = 0;; round++) {
+        if (last_found != NULL) {
+            const bt_update_record *record = oldest(last_found, sequence);
+            if (record != NULL) {
+                *found = last_found;
+                return record;
+            }
+        }
+        for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
+            const bt_update_record *record = oldest(ring, sequence);
+            if (record != NULL) {
+                last_found = ring;
+                *found = ring;
+                return record;
+            }
+        }
+        // Taken but not written yet: its thread is between the two, for nanoseconds unless the
+        // scheduler took the CPU from it.
+        if (patience != 0 && round >= patience) return NULL;
+        if (round >= 64) sched_yield();
+    }
+}
+
+uint64_t bt_rings_pending(void) {
+    uint64_t pending = 0;
+    for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
+        pending += atomic_load_explicit(&ring->tail, memory_order_acquire) -
+                   atomic_load_explicit(&ring->head, memory_order_relaxed);
+    }
+    return pending;
+}
+
+void bt_rings_reset_after_fork(void) {
+    for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
+        atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->tail, memory_order_relaxed), memory_order_relaxed);
+        atomic_store_explicit(&ring->owner_alive, ring == bt_current_ring, memory_order_relaxed);
+    }
+    last_found = NULL;
 }

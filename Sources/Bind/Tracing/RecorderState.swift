@@ -4,7 +4,13 @@ import BindTraceFormat
 import CBindTrace
 
 /// What the recording lock guards: the buffer being filled, the chunks waiting for the file, the
-/// running captures, string ids, and which Outputs each sink has seen. No method does I/O.
+/// running captures, string ids, and which Outputs each sink has seen. No method does I/O (but
+/// the crash flush's).
+///
+/// Every event takes its sequence number from the stream word (`bt_stream_word`). The locked
+/// events are encoded at once; updates recorded without the lock wait in their threads' rings, and
+/// each locked event first merges the rings' records numbered before it, so the buffer always holds
+/// events in sequence order (docs/trace-format.md, "Threads").
 struct RecorderState {
     /// A buffer is handed on when it holds this much.
     static let bufferThreshold = 64 * 1024
@@ -33,7 +39,8 @@ struct RecorderState {
     var epoch: UInt32 = 0
     /// The epoch the stream began in: an Output announced since then was seen by some sink.
     var streamEpoch: UInt32 = 0
-    var sequence: UInt64 = 0
+    /// The sequence number of the last event in the buffer (or handed on).
+    var lastWritten: UInt64 = 0
     /// Causes before this event belong to a delivery that began before the newest sink joined.
     var firstJoinedEvent: UInt64 = 1
     var lastTicks: UInt64 = 0
@@ -41,6 +48,9 @@ struct RecorderState {
     var threadCount: UInt32 = 0
     var eventsSinceClock = false
     var strings = TraceStrings()
+    /// Set only by the crash flush: a full buffer is written to this descriptor at once, since
+    /// handing it on allocates.
+    var crashDescriptor: Int32 = -1
 
     /// The events of the stream since the oldest running capture began (nil when none runs).
     var capture: [UInt8]?
@@ -56,9 +66,8 @@ struct RecorderState {
     /// A file joins: a new stream if none is open, else the running one (after its strings).
     mutating func openFile(pattern: String, descriptor: Int32, header: inout [UInt8]) {
         if streamOpen {
-            flush()
-            header += strings.records
             joinNewSink()
+            header += strings.records
         } else {
             openStream()
         }
@@ -70,19 +79,20 @@ struct RecorderState {
     mutating func fileClosed() {
         fileDescriptor = -1
         filePattern = nil
-        if captures.isEmpty { streamOpen = false }
+        if captures.isEmpty { closeStream() }
     }
 
     /// Starts a capture. Captures may overlap (tests run in parallel): each gets the events from
     /// its own start, with every string and — by a new epoch — every Output it uses announced.
     mutating func beginCapture() -> Int {
         if !streamOpen { openStream() }
-        flush()
+        // Joined first: the updates numbered before the join are merged and handed on before
+        // the capture's start is taken.
+        joinNewSink()
         if capture == nil { capture = [] }
         let session = nextCapture
         nextCapture += 1
         captures[session] = (capture!.count, strings.records.count)
-        joinNewSink()
         writeClock()
         return session
     }
@@ -105,14 +115,19 @@ struct RecorderState {
             }
         } else {
             capture = nil
-            if fileDescriptor < 0 { streamOpen = false }
+            if fileDescriptor < 0 { closeStream() }
         }
         return bytes
     }
 
+    /// A new sink joins the open stream: a new epoch, so every Output it sees is announced to it.
+    /// The updates numbered under the old epoch are merged and handed on first: they precede it.
     private mutating func joinNewSink() {
-        firstJoinedEvent = sequence + 1
-        epoch &+= 1
+        epoch = Self.epoch(after: epoch)
+        let last = bt_stream_set_epoch(epoch)
+        mergeRings(through: last)
+        handOn()
+        firstJoinedEvent = last + 1
         lastThread = 0
     }
 
@@ -120,9 +135,10 @@ struct RecorderState {
     private mutating func openStream() {
         count = 0
         eventsInBuffer = 0
-        epoch &+= 1
+        epoch = Self.epoch(after: epoch)
         streamEpoch = epoch
-        sequence = 0
+        lastWritten = 0
+        bt_stream_restart(epoch)
         firstJoinedEvent = 1
         lastThread = 0
         strings.reset()
@@ -130,13 +146,32 @@ struct RecorderState {
         capture = nil
     }
 
+    /// The last sink left: no update is taken any more, and those still in rings are dropped with
+    /// the buffer (the sinks have what they wanted).
+    private mutating func closeStream() {
+        mergeRings(through: bt_stream_set_epoch(0))
+        count = 0
+        eventsInBuffer = 0
+        streamOpen = false
+    }
+
+    /// Epochs count in the stream word's 20 bits, never 0 (which means no stream).
+    static func epoch(after epoch: UInt32) -> UInt32 {
+        let next = (epoch &+ 1) & UInt32(BT_EPOCH_MASK)
+        return next == 0 ? 1 : next
+    }
+
     /// Whether an Output announced in `announced` was seen by a sink of the current stream.
     func wasSeenInStream(_ announced: UInt32) -> Bool {
-        announced != 0 && announced &- streamEpoch <= epoch &- streamEpoch
+        let mask = UInt32(BT_EPOCH_MASK)
+        return announced != 0 && (announced &- streamEpoch) & mask <= (epoch &- streamEpoch) & mask
     }
 
     /// Forgets everything but the ids (a forked child: the parent's events are the parent's).
     mutating func resetAfterFork() {
+        bt_rings_reset_after_fork()
+        bt_stream_restart(0)
+        lastWritten = 0
         count = 0
         eventsInBuffer = 0
         pendingChunks = []
@@ -167,15 +202,17 @@ struct RecorderState {
 
     mutating func announce(_ output: OutputTraceInfo, preexisting: Bool, scope: UInt64, cause: bt_cause) {
         guard streamOpen, output.announcedEpoch != epoch else { return }
-        output.announcedEpoch = epoch
         let typeID = intern(output.valueType)
         let fileID = intern(output.file)
         let labelID = output.label.map { intern($0) } ?? 0
         let kind = BindTraceFormat.OutputKind(rawValue: output.kind.rawValue) ?? .output
-        append(
+        append(cause: cause) { field in
             .outputCreated(
                 output: output.id, kind: kind, valueType: typeID, file: fileID, line: UInt64(output.line),
-                label: labelID, scope: scope, preexisting: preexisting, cause: causeField(cause)))
+                label: labelID, scope: scope, preexisting: preexisting, cause: field)
+        }
+        // Marked once written: a lock-free update that sees the mark takes a later number.
+        output.announcedEpoch = epoch
     }
 
     /// Writes the bind of `subscription` (given its id now if it has none) and marks it announced.
@@ -198,19 +235,19 @@ struct RecorderState {
         case .binder(let target): binder = target.takeUnretainedValue()
         }
         guard let binder else {
-            let field = causeField(cause)
             let outputID = output.id
-            return appendInPlace(maximumLength: 92) { base, delta in
+            return appendInPlace(maximumLength: 92, cause: cause) { base, delta, field in
                 TraceRecord.encodeBound(
                     at: base, delta: delta, subscription: id, output: outputID, file: fileID, line: line, flags: flags,
                     scope: scope, cause: field)
             }
         }
         let target = EventRecord.BoundTarget(type: intern(binder.type), identity: UInt64(binder.identity))
-        return append(
+        return append(cause: cause) { field in
             .bound(
                 subscription: id, output: output.id, file: fileID, line: line, flags: flags, target: target,
-                scope: scope, cause: causeField(cause)))
+                scope: scope, cause: field)
+        }
     }
 
     mutating func writeUnbound(
@@ -220,114 +257,153 @@ struct RecorderState {
         if subscription.announcedEpoch != epoch {
             writeBound(&subscription, of: output, preexisting: true, scope: 0, cause: bt_cause())
         }
-        let field = causeField(cause)
         let id = subscription.recordedID()
-        appendInPlace(maximumLength: 52) { base, delta in
+        appendInPlace(maximumLength: 52, cause: cause) { base, delta, field in
             TraceRecord.encodeUnbound(at: base, delta: delta, subscription: id, reason: reason, cause: field)
         }
     }
 
-    /// The cause as the next event writes it: events back from it, or none when the cause is older
-    /// than the newest sink (which could not resolve it).
-    func causeField(_ cause: bt_cause) -> CauseField {
-        let own = sequence + 1
+    /// The cause as the event numbered `own` writes it: events back from it, or none when the
+    /// cause is older than the newest sink (which could not resolve it).
+    func causeField(_ cause: bt_cause, own: UInt64) -> CauseField {
         guard cause.event >= firstJoinedEvent, cause.event < own else { return .none }
         return CauseField(back: own - cause.event, subscription: cause.subscription)
     }
 
     // MARK: - Encoding
 
-    /// Appends one event (a thread record first when the thread changed); returns its sequence number.
+    /// Appends one event that has no cause field; returns its sequence number.
     @discardableResult
-    mutating func append(_ event: EventRecord) -> UInt64 {
+    mutating func append(_ event: EventRecord) -> UInt64 { append { _ in event } }
+
+    /// Appends one event that `make` builds given its cause field; returns its sequence number.
+    @discardableResult
+    mutating func append(cause: bt_cause = bt_cause(), _ make: (CauseField) -> EventRecord) -> UInt64 {
+        let own = takeSequence()
+        let event = make(causeField(cause, own: own))
         // The tick delta takes at most 10 bytes, as the length bound of any delta allows for.
-        appendInPlace(maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
             TraceRecord.event(delta: delta, event).encode(at: base)
         }
+        return own
     }
 
-    /// Appends one event that `encode` writes in place (at most `maximumLength` bytes, given where
-    /// and the tick delta), a thread record first when the thread changed; returns its sequence
-    /// number. Every event but the plain update's fast path comes through here. A cause field must
-    /// be made before this call: it counts back from the event this makes.
+    /// Appends one event that `encode` writes in place (at most `maximumLength` bytes, given where,
+    /// the tick delta and the cause field); returns its sequence number. Every locked event but
+    /// those built as an `EventRecord` comes through here.
     @inline(__always) @discardableResult
-    mutating func appendInPlace(maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int) -> UInt64 {
-        switchThreadIfNeeded()
+    mutating func appendInPlace(
+        maximumLength: Int, cause: bt_cause, _ encode: (UnsafeMutablePointer<UInt8>, UInt64, CauseField) -> Int
+    ) -> UInt64 {
+        let own = takeSequence()
+        let field = causeField(cause, own: own)
+        write(own, maximumLength: maximumLength) { base, delta in encode(base, delta, field) }
+        return own
+    }
+
+    /// Takes the next sequence number for a locked event, after merging the updates the rings
+    /// hold with smaller numbers.
+    @inline(__always)
+    mutating func takeSequence() -> UInt64 {
+        let own = bt_stream_take()
+        if own != lastWritten &+ 1 { mergeRings(through: own - 1) }
+        return own
+    }
+
+    /// Writes the event numbered `own` on the calling thread (a thread record first when the
+    /// thread changed).
+    @inline(__always)
+    private mutating func write(
+        _ own: UInt64, maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
+    ) {
+        switchThread(to: currentRing())
         let now = bt_ticks()
         let delta = now > lastTicks ? now - lastTicks : 0
         if now > lastTicks { lastTicks = now }
-        if count + maximumLength > Self.bufferCapacity { flush() }
-        sequence += 1
+        if count + maximumLength > Self.bufferCapacity { handOn() }
+        lastWritten = own
         eventsSinceClock = true
         eventsInBuffer += 1
         count += encode(buffer + count, delta)
-        if count >= Self.bufferThreshold { flush() }
-        return sequence
+        if count >= Self.bufferThreshold { handOn() }
     }
 
-    /// Appends an update or fire without a preview of an Output this epoch has announced (the caller
-    /// checked), from the thread of the previous event: the hot path, encoded in place. Nil when
-    /// another thread recorded last or the buffer is full (then ``appendUpdate(of:fire:cause:)``).
-    @inline(__always)
-    mutating func appendPlainUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64? {
-        guard count < Self.bufferThreshold, lastThread != 0, bt_thread_slot()!.pointee == lastThread
-        else { return nil }
-        let now = bt_ticks()
-        let delta = now > lastTicks ? now - lastTicks : 0
-        if now > lastTicks { lastTicks = now }
-        let field = causeField(cause)
-        sequence += 1
-        eventsSinceClock = true
-        eventsInBuffer += 1
-        count += TraceRecord.encodeUpdate(
-            at: buffer + count, fire: fire, delta: delta, output: output.id, causeBack: field.back,
-            causeSubscription: field.subscription)
-        return sequence
-    }
-
-    /// Appends an update or fire without a preview of an Output this epoch has announced, when the
-    /// fast path does not apply (another thread recorded last, or the buffer is full): encoded in
-    /// place all the same, after the thread record.
+    /// Appends an update or fire without a preview of an Output this epoch has announced (the
+    /// caller checked), when the lock-free path did not take it (no ring yet, or the ring full).
     mutating func appendUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64 {
-        let field = causeField(cause)
         let id = output.id
         // Tag, length, and four varints of at most 10 bytes, and the empty preview.
-        return appendInPlace(maximumLength: 43) { base, delta in
+        return appendInPlace(maximumLength: 43, cause: cause) { base, delta, field in
             TraceRecord.encodeUpdate(
                 at: base, fire: fire, delta: delta, output: id, causeBack: field.back,
                 causeSubscription: field.subscription)
         }
     }
 
+    /// Encodes, in sequence order, the updates the threads' rings hold up to number `last` (every
+    /// number after `lastWritten` up to it is an update in some ring: the locked events are
+    /// written as they take theirs). A number taken but not yet written is waited for; the crash
+    /// flush waits a bounded time, then counts what it could not order as lost.
+    mutating func mergeRings(through last: UInt64) {
+        let patience: UInt64 = crashDescriptor >= 0 ? 10_000 : 0
+        while lastWritten < last {
+            var ring: UnsafeMutablePointer<bt_ring>?
+            guard let record = bt_rings_find(lastWritten + 1, &ring, patience), let ring else {
+                appendRecord(.lost(count: bt_rings_pending()))
+                return
+            }
+            switchThread(to: ring)
+            let ticks = record.pointee.ticks
+            let delta = ticks > lastTicks ? ticks - lastTicks : 0
+            if ticks > lastTicks { lastTicks = ticks }
+            let own = record.pointee.sequence
+            let field = causeField(
+                bt_cause(subscription: record.pointee.cause_subscription, event: record.pointee.cause_event), own: own)
+            if count + 43 > Self.bufferCapacity { handOn() }
+            count += TraceRecord.encodeUpdate(
+                at: buffer + count, fire: record.pointee.fire != 0, delta: delta, output: record.pointee.output,
+                causeBack: field.back, causeSubscription: field.subscription)
+            bt_ring_consume(ring)
+            lastWritten = own
+            eventsSinceClock = true
+            eventsInBuffer += 1
+            if count >= Self.bufferThreshold { handOn() }
+        }
+    }
+
     mutating func appendRecord(_ record: TraceRecord) {
-        if count + record.maximumEncodedLength > Self.bufferCapacity { flush() }
+        if count + record.maximumEncodedLength > Self.bufferCapacity { handOn() }
         count += record.encode(at: buffer + count)
-        if count >= Self.bufferThreshold { flush() }
+        if count >= Self.bufferThreshold { handOn() }
     }
 
-    private mutating func switchThreadIfNeeded() {
-        let slot = bt_thread_slot()!
-        var index = slot.pointee
-        if index == 0 {
-            threadCount += 1
-            index = threadCount
-            slot.pointee = index
-        }
-        guard index != lastThread else { return }
-        lastThread = index
-        // The name as it was at the thread's first event of this stream's strings.
-        let cache = bt_thread_name_slot()!
-        if cache.pointee.generation != strings.generation {
-            cache.pointee = bt_thread_name_cache(
-                generation: strings.generation, id: intern(Self.currentThreadName()))
-        }
-        appendRecord(.thread(index: UInt64(index), name: cache.pointee.id))
+    /// The calling thread's ring, claimed (and numbered) on its first event.
+    private mutating func currentRing() -> UnsafeMutablePointer<bt_ring>? {
+        if let ring = bt_ring_current() { return ring }
+        guard let ring = bt_ring_claim() else { return nil }
+        threadCount += 1
+        ring.pointee.thread = threadCount
+        return ring
     }
 
-    private static func currentThreadName() -> String {
-        var name = [CChar](repeating: 0, count: 64)
-        bt_thread_name(&name, Int32(name.count))
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// Writes a thread record when the next event's thread is not the last one's. A thread's name
+    /// is the one it had at its first event of this stream's strings.
+    private mutating func switchThread(to ring: UnsafeMutablePointer<bt_ring>?) {
+        guard let ring, ring.pointee.thread != lastThread else { return }
+        lastThread = ring.pointee.thread
+        if ring.pointee.name_generation != strings.generation {
+            if ring == bt_ring_current() { bt_ring_read_name(ring) }
+            // The crash flush interns nothing (a new string allocates): the thread goes unnamed.
+            ring.pointee.name_id = crashDescriptor >= 0 ? 0 : intern(Self.name(of: ring))
+            ring.pointee.name_generation = crashDescriptor >= 0 ? 0 : strings.generation
+        }
+        appendRecord(.thread(index: UInt64(ring.pointee.thread), name: ring.pointee.name_id))
+    }
+
+    private static func name(of ring: UnsafeMutablePointer<bt_ring>) -> String {
+        withUnsafeBytes(of: &ring.pointee.name) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     mutating func writeClock() {
@@ -339,12 +415,23 @@ struct RecorderState {
             .clock(ticks: ticks, nanoseconds: bt_monotonic_ns(), ticksPerSecond: TraceLifecycle.ticksPerSecond))
     }
 
-    /// Hands the buffer on: appended to the running captures, queued for the file. No I/O.
+    /// Merges the rings up to the last number taken, then hands the buffer on. No I/O.
     mutating func flush() {
+        if streamOpen { mergeRings(through: bt_stream_last()) }
+        handOn()
+    }
+
+    /// Hands the buffer on: appended to the running captures, queued for the file. No I/O (but in
+    /// the crash flush, which writes it).
+    mutating func handOn() {
         guard count > 0 else { return }
         let bytes = UnsafeBufferPointer(start: buffer, count: count)
-        if capture != nil { capture!.append(contentsOf: bytes) }
-        if fileDescriptor >= 0 { pendingChunks.append(Chunk(bytes: Array(bytes), events: eventsInBuffer)) }
+        if crashDescriptor >= 0 {
+            _ = TraceFile.writeAll(crashDescriptor, UnsafeRawBufferPointer(bytes))
+        } else {
+            if capture != nil { capture!.append(contentsOf: bytes) }
+            if fileDescriptor >= 0 { pendingChunks.append(Chunk(bytes: Array(bytes), events: eventsInBuffer)) }
+        }
         count = 0
         eventsInBuffer = 0
     }

@@ -12,10 +12,17 @@ final class OutputTraceInfo: @unchecked Sendable {
     let valueType: Any.Type
     let file: StaticString
     let line: UInt
-    /// Guarded by `TraceRecorder`'s lock, like `announcedEpoch`.
+    /// Guarded by `TraceRecorder`'s lock.
     var label: String?
+    /// Holds the recording (epoch) in which this Output's creation was last written (0: never):
+    /// written with the recording lock held, read by the lock-free update path too.
+    let announcedCell = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+
     /// The recording in which this Output's creation was last written (0: never).
-    var announcedEpoch: UInt32 = 0
+    var announcedEpoch: UInt32 {
+        get { bt_epoch_load(announcedCell) }
+        set { bt_epoch_store(announcedCell, newValue) }
+    }
 
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
         self.id = bt_new_output_id()
@@ -23,7 +30,10 @@ final class OutputTraceInfo: @unchecked Sendable {
         self.valueType = valueType
         self.file = file
         self.line = line
+        announcedCell.initialize(to: 0)
     }
+
+    deinit { announcedCell.deallocate() }
 
     func setLabel(_ label: String) {
         TraceRecorder.labelChanged(self, to: label)

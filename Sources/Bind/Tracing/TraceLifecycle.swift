@@ -84,10 +84,12 @@ enum TraceLifecycle {
                     chunk.bytes.withUnsafeBytes { _ = TraceFile.writeAll(descriptor, $0) }
                 }
             }
-            _ = TraceFile.writeAll(
-                descriptor, UnsafeRawBufferPointer(start: state.pointee.buffer, count: state.pointee.count))
-            // Written once: a second signal while the first is handled finds nothing left.
-            state.pointee.count = 0
+            // The buffer, then the updates still in the threads' rings, merged into it and written
+            // as it fills. Written once: a second signal while the first is handled finds nothing left.
+            state.pointee.crashDescriptor = descriptor
+            if recordingLocked && state.pointee.streamOpen { state.pointee.mergeRings(through: bt_stream_last()) }
+            state.pointee.handOn()
+            state.pointee.crashDescriptor = -1
         }
         if recordingLocked { bind_lock_unlock(TraceRecorder.recordingLock) }
         if writeLocked { pthread_mutex_unlock(TraceRecorder.writeLock) }

@@ -18,9 +18,10 @@ import Musl
 /// subscriptions to the sinks that have not seen them) and encodes it; `TraceStrings` interns
 /// strings; `TraceChunks` (in `RecorderState`) buffers and hands full chunks on; `TraceFile` owns the
 /// file and does every write. Two process-wide locks, both named for what they are:
-/// - ``recordingLock`` orders every event (sequence numbers are implicit: the order of records). It is
-///   a leaf held for tens of nanoseconds, the only recorder lock an Output's lock is held around, and
-///   nothing does I/O under it: a full buffer is moved to the pending chunks and written later.
+/// - ``recordingLock`` guards the stream's state: every event but the lock-free updates takes it (see
+///   ``RecorderState`` for how the two are ordered). It is a leaf held for tens of nanoseconds, the
+///   only recorder lock an Output's lock is held around, and nothing does I/O under it: a full
+///   buffer is moved to the pending chunks and written later.
 /// - ``writeLock`` serialises writes to the file. It is taken outside the recording lock (by the
 ///   flusher every 100 ms, by a thread whose event left many chunks pending, and when stopping).
 @usableFromInline
@@ -215,29 +216,32 @@ enum TraceRecorder {
         }
     }
 
-    /// Records an update (or a fire, for a Relay). `subscribers` is run only when the Output must
-    /// be announced (its first event in this recording), so a traced update never walks them.
+    /// Records an update (or a fire, for a Relay). An update without a preview of an Output this
+    /// recording has announced goes to the thread's ring without the recording lock; the others
+    /// take it. `subscribers` is run only when the Output must be announced (its first event in
+    /// this recording), so a traced update never walks them.
     @usableFromInline
     static func updated(
         _ output: OutputTraceInfo, preview: [UInt8]?,
         subscribers: ((SubscriberProbes) -> Void) -> Void
     ) -> UInt64 {
-        let cause = bt_cause_slot()!.pointee
         let fire = output.kind == .relay
+        if preview == nil {
+            let event = bt_record_update(output.announcedCell, output.id, fire)
+            if event != 0 { return event }
+        }
+        let cause = bt_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
-            if preview == nil, output.announcedEpoch == state.epoch {
-                return state.appendPlainUpdate(of: output, fire: fire, cause: cause)
-                    ?? state.appendUpdate(of: output, fire: fire, cause: cause)
-            }
             if output.announcedEpoch != state.epoch {
                 subscribers { state.announce(output, subscribers: $0, except: nil) }
             }
-            let field = state.causeField(cause)
-            return state.append(
+            guard let preview else { return state.appendUpdate(of: output, fire: fire, cause: cause) }
+            return state.append(cause: cause) { field in
                 fire
                     ? .fire(output: output.id, cause: field, preview: preview)
-                    : .update(output: output.id, cause: field, preview: preview))
+                    : .update(output: output.id, cause: field, preview: preview)
+            }
         }
     }
 

@@ -1,7 +1,8 @@
 #ifndef CBINDTRACE_H
 #define CBINDTRACE_H
 // The few things the recorder needs from C: a relaxed flag read on every hot path, atomic
-// counters, thread-local cause tracking and a cheap tick clock. Linked only into the Tracing build.
+// counters, thread-local cause tracking, a cheap tick clock, and the lock-free update path (the
+// stream word and the per-thread rings). Linked only into the Tracing build.
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdatomic.h>
@@ -10,6 +11,31 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
+
+/// Ticks of the cheapest monotonic counter: the TSC on x86 (about 12 ns to read on our VMs,
+/// against about 30 ns for clock_gettime), else CLOCK_MONOTONIC in nanoseconds.
+static inline uint64_t bt_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+static inline bool bt_ticks_are_nanoseconds(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return false;
+#else
+    return true;
+#endif
+}
+static inline uint64_t bt_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 
 extern _Atomic(bool) bt_recording_flag;
 extern _Atomic(bool) bt_previews_flag;
@@ -21,21 +47,143 @@ extern _Atomic(uint64_t) bt_next_scope_id;
 typedef struct { uint64_t subscription; uint64_t event; } bt_cause;
 
 extern _Thread_local bt_cause bt_current_cause;
-extern _Thread_local uint32_t bt_current_thread;
 
 static inline bt_cause *bt_cause_slot(void) { return &bt_current_cause; }
-static inline uint32_t *bt_thread_slot(void) { return &bt_current_thread; }
 
-/// The calling thread's name as a string id of the trace strings of `generation` (0: not looked up
-/// yet): looking the name up costs a system call and a string hash, too much for every switch
-/// between two threads that record in turn.
-typedef struct { uint64_t generation; uint64_t id; } bt_thread_name_cache;
-extern _Thread_local bt_thread_name_cache bt_current_thread_name;
-static inline bt_thread_name_cache *bt_thread_name_slot(void) { return &bt_current_thread_name; }
+// MARK: - The stream word
 
-/// The recorder's lock is Bind's own (`bind_lock`, from CBindCore): held only to encode a record
-/// (tens of nanoseconds) or, rarely, to hand a full buffer on. `bind_lock_trylock` never waits
-/// (for a signal handler).
+/// The recording's ordering in one atomic word: the stream's epoch (high 20 bits; 0 while no
+/// stream is open) and the sequence number of the last event taken (low 44 bits). Every event takes
+/// its number from it, so events of all threads are totally ordered without a lock; and an update
+/// recorded without the lock takes its number only if the epoch it checked its Output against is
+/// still current (a compare-and-swap of the whole word), so a sink that joins (a new epoch) never
+/// receives an update of an Output not announced to it.
+#define BT_SEQUENCE_BITS 44
+#define BT_SEQUENCE_MASK 0xFFFFFFFFFFFull
+#define BT_EPOCH_MASK 0xFFFFF
+extern _Atomic(uint64_t) bt_stream_word;
+
+/// Takes the next sequence number (the recording lock held).
+static inline uint64_t bt_stream_take(void) {
+    return (atomic_fetch_add_explicit(&bt_stream_word, 1, memory_order_acq_rel) & BT_SEQUENCE_MASK) + 1;
+}
+/// The sequence number of the last event taken.
+static inline uint64_t bt_stream_last(void) {
+    return atomic_load_explicit(&bt_stream_word, memory_order_acquire) & BT_SEQUENCE_MASK;
+}
+/// Makes `epoch` the stream's epoch (0: no stream), keeping its sequence; returns the last number
+/// taken under the old epoch: every lock-free update numbered after it checked the new one.
+static inline uint64_t bt_stream_set_epoch(uint32_t epoch) {
+    uint64_t word = atomic_load_explicit(&bt_stream_word, memory_order_relaxed);
+    uint64_t next;
+    do {
+        next = ((uint64_t)(epoch & BT_EPOCH_MASK) << BT_SEQUENCE_BITS) | (word & BT_SEQUENCE_MASK);
+    } while (!atomic_compare_exchange_weak_explicit(
+        &bt_stream_word, &word, next, memory_order_acq_rel, memory_order_relaxed));
+    return word & BT_SEQUENCE_MASK;
+}
+/// Starts a new stream in `epoch`, numbered from 1 again. Only once every number of the old one
+/// is accounted for (its rings merged).
+static inline void bt_stream_restart(uint32_t epoch) {
+    atomic_store_explicit(&bt_stream_word, (uint64_t)(epoch & BT_EPOCH_MASK) << BT_SEQUENCE_BITS, memory_order_release);
+}
+
+/// An Output's announced epoch, read by the lock-free update path while the recorder may write it.
+static inline uint32_t bt_epoch_load(const uint32_t *cell) { return __atomic_load_n(cell, __ATOMIC_ACQUIRE); }
+static inline void bt_epoch_store(uint32_t *cell, uint32_t epoch) { __atomic_store_n(cell, epoch, __ATOMIC_RELEASE); }
+
+// MARK: - Per-thread rings
+
+/// An update or fire recorded without the recording lock, waiting in its thread's ring for the
+/// merge that encodes it into the stream in sequence order.
+typedef struct {
+    uint64_t sequence;
+    uint64_t ticks;
+    uint64_t output;
+    uint64_t cause_event;
+    uint64_t cause_subscription;
+    uint64_t fire;
+} bt_update_record;
+
+#define BT_RING_CAPACITY 2048
+
+/// One thread's updates in sequence order: written only by its thread (`tail`), read and consumed
+/// only with the recording lock held (`head`). A ring outlives its thread and is reused, once
+/// empty, by a later one.
+typedef struct bt_ring {
+    // Each counter on a cache line of its own (the ring is allocated aligned to 64 bytes).
+    _Atomic(uint64_t) tail;
+    char tail_line[56];
+    _Atomic(uint64_t) head;
+    char head_line[56];
+    bt_update_record *records;
+    /// The next ring of the registry (recording lock).
+    struct bt_ring *next;
+    /// Cleared as its thread ends.
+    _Atomic(bool) owner_alive;
+    /// The thread's number in traces, and its name's string id in strings of `name_generation`
+    /// (recording lock).
+    uint32_t thread;
+    uint64_t name_generation;
+    uint64_t name_id;
+    /// The thread's name, read on that thread when it claimed the ring or refreshed it.
+    char name[64];
+} bt_ring;
+
+extern _Thread_local bt_ring *bt_current_ring;
+static inline bt_ring *bt_ring_current(void) { return bt_current_ring; }
+
+/// Records an update (or fire) of the Output whose announced epoch is in `announced` into the
+/// calling thread's ring, without the recording lock; returns its sequence number, or 0 when the
+/// locked path must record it (no ring yet, the ring full, no stream, or the Output not announced
+/// in the stream's epoch). The cause is the thread's current one.
+static inline uint64_t bt_record_update(const uint32_t *announced, uint64_t output, bool fire) {
+    bt_ring *ring = bt_current_ring;
+    if (ring == NULL) return 0;
+    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    if (tail - atomic_load_explicit(&ring->head, memory_order_acquire) >= BT_RING_CAPACITY) return 0;
+    uint64_t epoch = bt_epoch_load(announced);
+    if (epoch == 0) return 0;
+    uint64_t word = atomic_load_explicit(&bt_stream_word, memory_order_relaxed);
+    do {
+        if ((word >> BT_SEQUENCE_BITS) != epoch || (word & BT_SEQUENCE_MASK) == BT_SEQUENCE_MASK) return 0;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &bt_stream_word, &word, word + 1, memory_order_acq_rel, memory_order_relaxed));
+    bt_update_record *record = &ring->records[tail & (BT_RING_CAPACITY - 1)];
+    uint64_t sequence = (word & BT_SEQUENCE_MASK) + 1;
+    record->sequence = sequence;
+    record->ticks = bt_ticks();
+    record->output = output;
+    record->cause_event = bt_current_cause.event;
+    record->cause_subscription = bt_current_cause.subscription;
+    record->fire = fire;
+    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
+    return sequence;
+}
+
+/// The calling thread's ring: a free one (its thread ended and it is empty) or a new one; named
+/// after the thread. Recording lock held.
+bt_ring *bt_ring_claim(void);
+/// Reads the calling thread's name into its ring.
+void bt_ring_read_name(bt_ring *ring);
+/// The oldest update waiting in any ring if its number is `sequence`, with its ring in `ring`.
+/// When no ring holds it yet (a thread took the number and is writing the record), waits for it:
+/// at most `patience` rounds of looking (each after a yield), or forever when `patience` is 0; NULL
+/// when the wait ran out. Recording lock held.
+const bt_update_record *bt_rings_find(uint64_t sequence, bt_ring **ring, uint64_t patience);
+/// Consumes the oldest record of `ring`. Recording lock held.
+static inline void bt_ring_consume(bt_ring *ring) {
+    atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->head, memory_order_relaxed) + 1, memory_order_release);
+}
+/// The records waiting in every ring.
+uint64_t bt_rings_pending(void);
+/// Empties every ring; only the calling thread keeps its own (a forked child: the other threads
+/// are not copied). Recording lock held.
+void bt_rings_reset_after_fork(void);
+
+/// The recorder's lock is Bind's own (`bind_lock`, from CBindCore): held to encode every event but
+/// the lock-free updates (tens of nanoseconds), to merge the rings, or, rarely, to hand a full
+/// buffer on. `bind_lock_trylock` never waits (for a signal handler).
 /// The recording lock and the recorder's state, reached by every recorded event without a lazy
 /// global's once-check: the lock is a zero-initialised global, and the state's address is published
 /// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
@@ -79,30 +227,6 @@ static inline uint64_t bt_new_subscription_id(void) {
 }
 static inline uint64_t bt_new_scope_id(void) {
     return atomic_fetch_add_explicit(&bt_next_scope_id, 1, memory_order_relaxed);
-}
-
-/// Ticks of the cheapest monotonic counter: the TSC on x86 (about 12 ns to read on our VMs,
-/// against about 30 ns for clock_gettime), else CLOCK_MONOTONIC in nanoseconds.
-static inline uint64_t bt_ticks(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    return __rdtsc();
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-static inline bool bt_ticks_are_nanoseconds(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    return false;
-#else
-    return true;
-#endif
-}
-static inline uint64_t bt_monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 #endif
