@@ -281,6 +281,121 @@ struct RecordingTests {
     }
 }
 
+/// Updates are recorded without the recording lock, into their thread's ring, and merged into the
+/// stream in sequence order (docs/trace-format.md, "Threads"): the merge must lose nothing, keep
+/// causes pointing at the right events, and never hand a capture an update it was not told of.
+@Suite("Updates recorded by several threads at once")
+struct RingRecordingTests {
+    /// Checks that every update and bind in `events` is of an Output created earlier in them, and
+    /// that every cause names an earlier update, fire or bind delivering to a subscription bound
+    /// earlier (a cause counts events back, so one misplaced event breaks those after it). Returns
+    /// how many updates there are.
+    @discardableResult
+    private func checkConsistent(_ events: [TraceEvent]) -> Int {
+        var created: Set<UInt64> = []
+        var bound: Set<UInt64> = []
+        var deliveries: Set<UInt64> = []
+        var updates = 0
+        for event in events {
+            if let cause = event.kind.cause {
+                #expect(deliveries.contains(cause.event), "a cause names an earlier update, fire or bind")
+                #expect(bound.contains(cause.subscription), "a cause names a subscription bound earlier")
+            }
+            switch event.kind {
+            case .outputCreated(let creation): created.insert(creation.output)
+            case .bound(let binding):
+                #expect(created.contains(binding.output), "a bind of an Output the trace created")
+                bound.insert(binding.subscription)
+                deliveries.insert(event.sequence)
+            case .updated(let output, _, _), .fired(let output, _, _):
+                #expect(created.contains(output), "an update of an Output the trace created")
+                deliveries.insert(event.sequence)
+                updates += 1
+            default: break
+            }
+        }
+        return updates
+    }
+
+    @Test("captures that begin and end while 4 threads update: each is consistent and gets updates")
+    func capturesJoinWhileThreadsUpdate() throws {
+        let threads = 4
+        let stop = Output<Int>(value: 0)
+        let finished = DispatchGroup()
+        for _ in 0..<threads {
+            finished.enter()
+            Thread {
+                // Each thread's chain: an update, its delivery, and a derived update it causes.
+                let source = Output<Int>(value: 0)
+                let derived = source.map { $0 + 1 }
+                let subscription = derived.bind { _ in }
+                var value = 0
+                while stop.value == 0 {
+                    value += 1
+                    source.update(withValue: value)
+                }
+                subscription.unsubscribe()
+                finished.leave()
+            }.start()
+        }
+        var updatesSeen = 0
+        for _ in 0..<100 {
+            let recording = try #require(BindTrace.capture { usleep(100) })
+            let reader = try recording.reader()
+            let events = try reader.readAll()
+            #expect(reader.warnings.isEmpty)
+            updatesSeen += checkConsistent(events)
+        }
+        stop.update(withValue: 1)
+        finished.wait()
+        #expect(updatesSeen > 0, "the threads' updates reached the captures")
+    }
+
+    @Test("64 threads that each update, then end: every update is in the trace, in each thread's order")
+    func threadsThatEnd() throws {
+        let rounds = 16
+        let threadsPerRound = 4
+        let updates = 5_000
+        let recording = try #require(
+            BindTrace.capture {
+                for _ in 0..<rounds {
+                    let finished = DispatchGroup()
+                    for _ in 0..<threadsPerRound {
+                        finished.enter()
+                        Thread {
+                            let output = Output<Int>(value: 0).labeled("ending thread")
+                            for value in 1...updates { output.update(withValue: value) }
+                            finished.leave()
+                        }.start()
+                    }
+                    finished.wait()
+                }
+            })
+        let events = try recording.events()
+        checkConsistent(events)
+        // Per Output: its updates, counted; each thread's updates are of its own Output, so a
+        // thread number that changes within one Output's updates means two threads shared a ring.
+        var counts: [UInt64: Int] = [:]
+        var threadOf: [UInt64: UInt32] = [:]
+        var own: Set<UInt64> = []
+        for event in events {
+            if case .labeled(let output, "ending thread") = event.kind { own.insert(output) }
+            if case .outputCreated(let creation) = event.kind, creation.label == "ending thread" {
+                own.insert(creation.output)
+            }
+            guard case .updated(let output, _, _) = event.kind, own.contains(output) else { continue }
+            counts[output, default: 0] += 1
+            if let thread = threadOf[output] {
+                #expect(thread == event.thread, "one Output's updates all come from its thread")
+            }
+            threadOf[output] = event.thread
+        }
+        #expect(counts.count == rounds * threadsPerRound)
+        #expect(counts.values.allSatisfy { $0 == updates })
+        #expect(Set(threadOf.values).count == rounds * threadsPerRound, "each thread has a number of its own")
+    }
+}
+
 /// Every test that records to a file: one file recording at a time (captures may run alongside).
 @Suite("Trace files", .serialized)
 struct TraceFileTests {

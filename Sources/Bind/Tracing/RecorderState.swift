@@ -131,15 +131,17 @@ struct RecorderState {
         lastThread = 0
     }
 
-    /// Starts a new stream: string ids, sequence numbers and announcements start over.
+    /// Starts a new stream: string ids and announcements start over. Sequence numbers go on from
+    /// the last stream's (a reader counts from its first event, and causes count back), so a cause
+    /// a thread still carries from an earlier stream is told apart, as one from before a join is.
     private mutating func openStream() {
         count = 0
         eventsInBuffer = 0
         epoch = Self.epoch(after: epoch)
         streamEpoch = epoch
-        lastWritten = 0
-        bt_stream_restart(epoch)
-        firstJoinedEvent = 1
+        // The rings are empty: the last stream's close merged them, and took no update since.
+        lastWritten = bt_stream_set_epoch(epoch)
+        firstJoinedEvent = lastWritten + 1
         lastThread = 0
         strings.reset()
         streamOpen = true
@@ -170,8 +172,7 @@ struct RecorderState {
     /// Forgets everything but the ids (a forked child: the parent's events are the parent's).
     mutating func resetAfterFork() {
         bt_rings_reset_after_fork()
-        bt_stream_restart(0)
-        lastWritten = 0
+        lastWritten = bt_stream_set_epoch(0)
         count = 0
         eventsInBuffer = 0
         pendingChunks = []

@@ -82,12 +82,6 @@ static inline uint64_t bt_stream_set_epoch(uint32_t epoch) {
         &bt_stream_word, &word, next, memory_order_acq_rel, memory_order_relaxed));
     return word & BT_SEQUENCE_MASK;
 }
-/// Starts a new stream in `epoch`, numbered from 1 again. Only once every number of the old one
-/// is accounted for (its rings merged).
-static inline void bt_stream_restart(uint32_t epoch) {
-    atomic_store_explicit(&bt_stream_word, (uint64_t)(epoch & BT_EPOCH_MASK) << BT_SEQUENCE_BITS, memory_order_release);
-}
-
 /// An Output's announced epoch, read by the lock-free update path while the recorder may write it.
 static inline uint32_t bt_epoch_load(const uint32_t *cell) { return __atomic_load_n(cell, __ATOMIC_ACQUIRE); }
 static inline void bt_epoch_store(uint32_t *cell, uint32_t epoch) { __atomic_store_n(cell, epoch, __ATOMIC_RELEASE); }
