@@ -99,24 +99,17 @@ bt_ring *bt_ring_claim(void) {
     return ring;
 }
 
-static const bt_update_record *oldest(bt_ring *ring, uint64_t sequence) {
-    uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
-    if (atomic_load_explicit(&ring->tail, memory_order_acquire) == head) return NULL;
-    const bt_update_record *record = &ring->records[head & (BT_RING_CAPACITY - 1)];
-    return record->sequence == sequence ? record : NULL;
-}
-
 const bt_update_record *bt_rings_find(uint64_t sequence, bt_ring **found, uint64_t patience) {
     for (uint64_t round = 0;; round++) {
         if (last_found != NULL) {
-            const bt_update_record *record = oldest(last_found, sequence);
+            const bt_update_record *record = bt_ring_oldest(last_found, sequence);
             if (record != NULL) {
                 *found = last_found;
                 return record;
             }
         }
         for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
-            const bt_update_record *record = oldest(ring, sequence);
+            const bt_update_record *record = bt_ring_oldest(ring, sequence);
             if (record != NULL) {
                 last_found = ring;
                 *found = ring;

@@ -267,8 +267,14 @@ struct RecorderState {
     /// The cause as the event numbered `own` writes it: events back from it, or none when the
     /// cause is older than the newest sink (which could not resolve it).
     func causeField(_ cause: bt_cause, own: UInt64) -> CauseField {
-        guard cause.event >= firstJoinedEvent, cause.event < own else { return .none }
-        return CauseField(back: own - cause.event, subscription: cause.subscription)
+        let back = causeBack(cause.event, own: own)
+        return CauseField(back: back, subscription: back == 0 ? 0 : cause.subscription)
+    }
+
+    /// How many events back from `own` its cause `event` is (0: none; see ``causeField(_:own:)``).
+    @inline(__always)
+    func causeBack(_ event: UInt64, own: UInt64) -> UInt64 {
+        event >= firstJoinedEvent && event < own ? own - event : 0
     }
 
     // MARK: - Encoding
@@ -348,28 +354,36 @@ struct RecorderState {
     mutating func mergeRings(through last: UInt64) {
         let patience: UInt64 = crashDescriptor >= 0 ? 10_000 : 0
         while lastWritten < last {
-            var ring: UnsafeMutablePointer<bt_ring>?
-            guard let record = bt_rings_find(lastWritten + 1, &ring, patience), let ring else {
+            var found: UnsafeMutablePointer<bt_ring>?
+            guard var record = bt_rings_find(lastWritten + 1, &found, patience), let ring = found else {
                 appendRecord(.lost(count: bt_rings_pending()))
                 return
             }
             switchThread(to: ring)
-            let ticks = record.pointee.ticks
-            let delta = ticks > lastTicks ? ticks - lastTicks : 0
-            if ticks > lastTicks { lastTicks = ticks }
-            let own = record.pointee.sequence
-            let field = causeField(
-                bt_cause(subscription: record.pointee.cause_subscription, event: record.pointee.cause_event), own: own)
-            if count + 43 > Self.bufferCapacity { handOn() }
-            count += TraceRecord.encodeUpdate(
-                at: buffer + count, fire: record.pointee.fire != 0, delta: delta, output: record.pointee.output,
-                causeBack: field.back, causeSubscription: field.subscription)
-            bt_ring_consume(ring)
-            lastWritten = own
-            eventsSinceClock = true
-            eventsInBuffer += 1
-            if count >= Self.bufferThreshold { handOn() }
+            // The run of consecutive numbers this ring holds: its thread recorded them in a row.
+            while true {
+                writeMerged(record.pointee)
+                bt_ring_consume(ring)
+                guard lastWritten < last, let next = bt_ring_oldest(ring, lastWritten + 1) else { break }
+                record = next
+            }
         }
+    }
+
+    @inline(__always)
+    private mutating func writeMerged(_ record: bt_update_record) {
+        let delta = record.ticks > lastTicks ? record.ticks - lastTicks : 0
+        if record.ticks > lastTicks { lastTicks = record.ticks }
+        let own = record.sequence
+        let back = causeBack(record.cause_event, own: own)
+        if count + 43 > Self.bufferCapacity { handOn() }
+        count += TraceRecord.encodeUpdate(
+            at: buffer + count, fire: record.fire != 0, delta: delta, output: record.output, causeBack: back,
+            causeSubscription: record.cause_subscription)
+        lastWritten = own
+        eventsSinceClock = true
+        eventsInBuffer += 1
+        if count >= Self.bufferThreshold { handOn() }
     }
 
     mutating func appendRecord(_ record: TraceRecord) {

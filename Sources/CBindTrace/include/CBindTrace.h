@@ -165,6 +165,13 @@ void bt_ring_read_name(bt_ring *ring);
 /// at most `patience` rounds of looking (each after a yield), or forever when `patience` is 0; NULL
 /// when the wait ran out. Recording lock held.
 const bt_update_record *bt_rings_find(uint64_t sequence, bt_ring **ring, uint64_t patience);
+/// The oldest record of `ring` if its number is `sequence`, else NULL. Recording lock held.
+static inline const bt_update_record *bt_ring_oldest(bt_ring *ring, uint64_t sequence) {
+    uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+    if (atomic_load_explicit(&ring->tail, memory_order_acquire) == head) return NULL;
+    const bt_update_record *record = &ring->records[head & (BT_RING_CAPACITY - 1)];
+    return record->sequence == sequence ? record : NULL;
+}
 /// Consumes the oldest record of `ring`. Recording lock held.
 static inline void bt_ring_consume(bt_ring *ring) {
     atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->head, memory_order_relaxed) + 1, memory_order_release);
