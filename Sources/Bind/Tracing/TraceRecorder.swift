@@ -16,8 +16,8 @@ import Musl
 ///
 /// The parts, one job each: `TraceRecorder` decides what to record (announcing Outputs and
 /// subscriptions to the sinks that have not seen them) and encodes it; `TraceStrings` interns
-/// strings; `TraceChunks` (in `RecorderState`) buffers and hands full chunks on; `TraceFile` owns the
-/// file and does every write. Two process-wide locks, both named for what they are:
+/// strings; `RecorderState` merges the threads' rings into its buffer and hands full chunks on;
+/// `TraceFile` owns the file and does every write. Two process-wide locks, both named for what they are:
 /// - ``recordingLock`` guards the stream's state: every event but the lock-free updates takes it (see
 ///   ``RecorderState`` for how the two are ordered). It is a leaf held for tens of nanoseconds, the
 ///   only recorder lock an Output's lock is held around, and nothing does I/O under it: a full
@@ -26,7 +26,7 @@ import Musl
 ///   flusher every 100 ms, by a thread whose event left many chunks pending, and when stopping).
 @usableFromInline
 enum TraceRecorder {
-    /// Orders every event; guards `state`. See the type's documentation. A C global, so reaching it
+    /// Guards `state`; taken by every event but the ring updates. See the type's documentation. A C global, so reaching it
     /// costs no once-check (nor, in a signal handler, a lazy initialisation).
     static var recordingLock: UnsafeMutablePointer<bind_lock> { bt_recording_lock() }
     /// Serialises file I/O; taken before `recordingLock` when both are needed, never inside it.
