@@ -153,7 +153,18 @@ struct OutputProbe {
     }
 
     /// Lock held.
-    mutating func labeled(_ label: String) { TraceRecorder.labelChanged(info, to: label) }
+    mutating func labeled<Value>(_ label: String, subscribers: inout ContiguousArray<Subscriber<Value>>) {
+        let info = self.info
+        Self.withProbes(&subscribers) { TraceRecorder.labelChanged(info, to: label, subscribers: $0) }
+    }
+
+    /// Announces this Output, with its subscribers, to the sinks that have not seen it, and returns
+    /// its trace info: for an edge or a flatMap switch, recorded under another Output's lock. Lock held.
+    mutating func announced<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> OutputTraceInfo {
+        let info = self.info
+        Self.withProbes(&subscribers) { TraceRecorder.announce(info, subscribers: $0) }
+        return info
+    }
 
     /// Runs `body` with the subscribers' probes in place. Lock held.
     @inlinable
@@ -188,11 +199,15 @@ struct OutputProbe {
         }
     }
 
-    /// Called only while recording (see ``Probe``), for a subscriber just removed from the list.
-    /// Never inlined, like ``bound(_:)``.
+    /// Called only while recording (see ``Probe``), for a subscriber just removed from `others`,
+    /// the subscribers left (announced with the Output if it must be). Never inlined, like ``bound(_:)``.
     @inlinable @inline(never)
-    mutating func unbound<Value>(_ subscriber: inout Subscriber<Value>, reason: UnbindReason) {
-        withInfo { info in TraceRecorder.unbound(&subscriber.probe, of: info, reason: reason) }
+    mutating func unbound<Value>(
+        _ subscriber: inout Subscriber<Value>, others: inout ContiguousArray<Subscriber<Value>>, reason: UnbindReason
+    ) {
+        withInfo { info in
+            Self.withProbes(&others) { TraceRecorder.unbound(&subscriber.probe, of: info, others: $0, reason: reason) }
+        }
     }
 
     @usableFromInline
@@ -327,7 +342,7 @@ enum Probe {
         _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason
     ) {
         guard bt_is_recording() else { return }
-        list.probe.unbound(&subscriber, reason: reason)
+        list.probe.unbound(&subscriber, others: &list.entries, reason: reason)
     }
 
     // The probes below take the Outputs' locks themselves: the plain build takes none for them.
@@ -340,18 +355,18 @@ enum Probe {
 
     /// Records `label` (kept even while nothing records, for a later recording's announcement).
     static func labeled<Value>(_ list: SubscriberList<Value>, _ label: String) {
-        list.lock.withLock { list.probe.labeled(label) }
+        list.lock.withLock { list.probe.labeled(label, subscribers: &list.entries) }
     }
 
     /// Records that `derived` is derived from `source`. One Output's lock at a time (an operator
-    /// may already have bound `derived` to another source): its trace info is made under its own
-    /// lock first.
+    /// may already have bound `derived` to another source): it is announced, with its subscribers,
+    /// under its own lock first.
     @usableFromInline
     static func edge<Source, Derived>(
         from source: SubscriberList<Source>, to derived: SubscriberList<Derived>, kind: OutputKind
     ) {
         guard bt_is_recording() else { return }
-        let derivedInfo = derived.lock.withLock { derived.probe.info }
+        let derivedInfo = derived.lock.withLock { derived.probe.announced(&derived.entries) }
         source.lock.withLock {
             source.probe.edge(to: derivedInfo, kind: kind, sourceSubscribers: &source.entries)
         }
@@ -362,7 +377,7 @@ enum Probe {
         from flatMap: SubscriberList<FlatMapped>, to inner: SubscriberList<Inner>
     ) {
         guard bt_is_recording() else { return }
-        let flatMapInfo = flatMap.lock.withLock { flatMap.probe.info }
+        let flatMapInfo = flatMap.lock.withLock { flatMap.probe.announced(&flatMap.entries) }
         inner.lock.withLock { inner.probe.innerSwitch(from: flatMapInfo, innerSubscribers: &inner.entries) }
     }
 }

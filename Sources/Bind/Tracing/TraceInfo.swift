@@ -34,10 +34,6 @@ final class OutputTraceInfo: @unchecked Sendable {
     }
 
     deinit { announcedCell.deallocate() }
-
-    func setLabel(_ label: String) {
-        TraceRecorder.labelChanged(self, to: label)
-    }
 }
 
 /// Who bound a subscription: a closure, a Binder (with its target), or an operator of Bind itself.

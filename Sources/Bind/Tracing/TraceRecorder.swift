@@ -245,16 +245,20 @@ enum TraceRecorder {
         }
     }
 
-    /// Records an unbind of a subscriber already taken off `output`'s list.
+    /// Records an unbind of a subscriber already taken off `output`'s list; `others` are the
+    /// subscribers left.
     @usableFromInline
-    static func unbound(_ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, reason: UnbindReason) {
+    static func unbound(
+        _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, others: SubscriberProbes,
+        reason: UnbindReason
+    ) {
         let cause = bt_cause_slot()!.pointee
         withLock { state in
             guard state.streamOpen else { return }
             // Tested here so the usual case (announced already) walks nothing; the subscription
             // itself is written as bound by `writeUnbound` when it was not.
             if output.announcedEpoch != state.epoch {
-                state.announce(output, subscribers: SubscriberProbes(), except: nil)
+                state.announce(output, subscribers: others, except: nil)
             }
             state.writeUnbound(&subscription, of: output, reason: reason, cause: cause)
         }
@@ -287,6 +291,8 @@ enum TraceRecorder {
         withLock { state in
             guard state.streamOpen else { return }
             state.announce(source, subscribers: sourceSubscribers, except: nil)
+            // Announced with its subscribers just before, under its own lock; again here only if a
+            // sink joined in between (then without them: this thread holds only the source's lock).
             state.announce(derived, preexisting: true, scope: 0, cause: bt_cause())
             state.append(.edge(source: source.id, derived: derived.id, operation: kind))
         }
@@ -301,13 +307,21 @@ enum TraceRecorder {
         }
     }
 
-    static func labelChanged(_ output: OutputTraceInfo, to label: String) {
+    /// Announces `output` and its subscribers to the sinks that have not seen it.
+    static func announce(_ output: OutputTraceInfo, subscribers: SubscriberProbes) {
+        withLock { state in
+            guard state.streamOpen else { return }
+            state.announce(output, subscribers: subscribers, except: nil)
+        }
+    }
+
+    static func labelChanged(_ output: OutputTraceInfo, to label: String, subscribers: SubscriberProbes) {
         withLock { state in
             output.label = label
             guard state.streamOpen, state.wasSeenInStream(output.announcedEpoch) else { return }
             if output.announcedEpoch != state.epoch {
                 // Announcing it writes the new label with it.
-                state.announce(output, preexisting: true, scope: 0, cause: bt_cause())
+                state.announce(output, subscribers: subscribers, except: nil)
                 return
             }
             let labelID = state.intern(label)
