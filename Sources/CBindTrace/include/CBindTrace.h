@@ -99,7 +99,7 @@ typedef struct {
     uint64_t fire;
 } bt_update_record;
 
-#define BT_RING_CAPACITY 2048
+#define BT_RING_CAPACITY 1024
 
 /// One thread's updates in sequence order: written only by its thread (`tail`), read and consumed
 /// only with the recording lock held (`head`). A ring outlives its thread and is reused, once
