@@ -75,6 +75,22 @@ extension TraceFileTests {
             #expect(reader.gaps == [.noEndRecord], "a crash is told apart from a normal stop")
         }
 
+        @Test("a crash while other threads' updates wait in their rings: the crash flush writes them all, in order")
+        func crashMergesRings() throws {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            let (process, _) = try startFixture(
+                ["500", "crash-threads"], trace: path,
+                environment: Sanitizer.any ? ["SWIFT_BACKTRACE": "enable=no"] : [:])
+            waitOrKill(process)
+            #expect(process.terminationReason == .uncaughtSignal)
+            let reader = try TraceReader(path: path)
+            let events = try reader.readAll()
+            #expect(updates(labelled: "worker", in: events) == 1500)
+            #expect(reader.gaps == [.noEndRecord], "nothing lost: only the end record is missing")
+            #expect(reader.ignoredBytes == 0, "whole records only")
+        }
+
         @Test("writes that fail (the file may not grow) are counted, and the trace says how many events are missing")
         func failedWritesAreCounted() throws {
             let path = temporaryTracePath()

@@ -4,6 +4,10 @@
 //                             (or for a minute at most, or until its parent is gone)
 //     TraceFixture N exit     the same, then exits normally
 //     TraceFixture N crash    N updates in a burst; the closure bound to the N-th calls fatalError
+//     TraceFixture N crash-threads
+//                             3 threads make N updates each (Outputs labelled "worker"), then the
+//                             main thread calls fatalError at once: their updates are still in
+//                             the threads' rings, for the crash flush to merge
 //     TraceFixture N full     the file may hold only 16 KiB: N updates, a flush that fails, then
 //                             room again and N more updates before exiting
 //     TraceFixture N fork     N updates, then fork(): the child makes N updates labelled "child" and
@@ -11,6 +15,8 @@
 //     TraceFixture N stop P   N updates, BindTrace.stopRecording(), prints "recording true|false",
 //                             N more updates, then records N more to the file P, and exits
 import Bind
+import Dispatch
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -40,6 +46,23 @@ case "crash":
         if value == count { fatalError("crash at update \(value)") }
     }
     for value in 1...count { counter.update(withValue: value) }
+case "crash-threads":
+    let started = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<3 {
+        Thread {
+            let worker = Output<Int>(value: 0).labeled("worker")
+            worker.bind { _ in }
+            started.signal()
+            for value in 1...count { worker.update(withValue: value) }
+            done.signal()
+            // Alive until the crash: a thread that ended would leave its ring all the same.
+            while true { sleep(1) }
+        }.start()
+    }
+    for _ in 0..<3 { started.wait() }
+    for _ in 0..<3 { done.wait() }
+    fatalError("crash with the workers' updates in their rings")
 case "fork":
     counter.bind { _ in }
     for value in 1...count { counter.update(withValue: value) }
