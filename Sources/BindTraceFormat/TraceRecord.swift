@@ -346,6 +346,37 @@ extension TraceRecord {
     }
 }
 
+extension TraceFormat.Tag {
+    /// The tag whose raw value is `byte`, as `init(rawValue:)` gives it, but inlined into the
+    /// reader's loop: the synthesised initialiser is a call into this module, once per record.
+    @inlinable @inline(__always)
+    package static func decoded(_ byte: UInt8) -> TraceFormat.Tag? {
+        switch byte {
+        case 1: .clock
+        case 2: .string
+        case 3: .thread
+        case 4: .end
+        case 5: .lost
+        case 10: .outputCreated
+        case 11: .edge
+        case 12: .innerSwitch
+        case 13: .bound
+        case 14: .update
+        case 15: .fire
+        case 16: .unbound
+        case 17: .dangling
+        case 18: .released
+        case 19: .scopeBegin
+        case 20: .scopeEnd
+        case 21: .mark
+        case 22: .label
+        case 23: .contained
+        case 24: .handleReleased
+        default: nil
+        }
+    }
+}
+
 extension TraceRecord {
     /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
     /// events), as ``encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
@@ -401,9 +432,9 @@ extension EventRecord {
             let output = try payload.varint()
             let cause = try payload.cause()
             let preview = try payload.varint() != 0 ? payload.remainingBytes() : nil
-            return tag == .update
-                ? .update(output: output, cause: cause, preview: preview)
-                : .fire(output: output, cause: cause, preview: preview)
+            // A pattern, not `==`: the synthesised `==` of a tag is a generic call from here.
+            if case .update = tag { return .update(output: output, cause: cause, preview: preview) }
+            return .fire(output: output, cause: cause, preview: preview)
         case .unbound:
             let subscription = try payload.varint()
             let rawReason = try payload.varint()
@@ -442,6 +473,7 @@ package struct PayloadDecoder {
     @usableFromInline let end: Int
 
     /// The payload is `bytes[start..<end]`.
+    @inlinable
     package init(bytes: UnsafeRawBufferPointer, start: Int, end: Int) {
         self.bytes = bytes
         self.cursor = start

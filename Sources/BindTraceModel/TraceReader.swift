@@ -74,6 +74,9 @@ public final class TraceReader {
     @exclusivity(unchecked) private var single = EventBatch()
     @exclusivity(unchecked) private var droppedCauses = 0
 
+    /// ``TraceFormat/maximumRecordLength``, read once: a global of another module is a call per record.
+    private let maximumRecordLength = UInt64(TraceFormat.maximumRecordLength)
+
     /// Read size; the buffer also holds one whole record (at most 64 KiB) past a read.
     private static let chunkSize = 1 << 20
 
@@ -198,7 +201,7 @@ public final class TraceReader {
         let recordOffset = bufferOffset + position
         guard let frame = try readFrame(at: recordOffset) else { return false }
         position = frame.payload.upperBound
-        guard let tag = TraceFormat.Tag(rawValue: frame.tag) else {
+        guard let tag = TraceFormat.Tag.decoded(frame.tag) else {
             if skippedTags.insert(frame.tag).inserted {
                 warnings.append(
                     TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(frame.tag)"))
@@ -209,7 +212,14 @@ public final class TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
         let record: TraceRecord
         do {
-            if tag == .update || tag == .fire, let update = try TraceRecord.decodeUpdate(&payload) {
+            // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
+            let isUpdate: Bool? =
+                switch tag {
+                case .update: true
+                case .fire: false
+                default: nil
+                }
+            if let isUpdate, let update = try TraceRecord.decodeUpdate(&payload) {
                 // Hot path: an update or fire without a preview, straight into its compact form.
                 ticks &+= update.delta
                 sequence += 1
@@ -217,7 +227,7 @@ public final class TraceReader {
                 batch.events.append(
                     CompactEvent(
                         sequence: sequence, time: time(), thread: thread, offset: recordOffset,
-                        kind: tag == .update
+                        kind: isUpdate
                             ? .updated(output: update.output, cause: cause)
                             : .fired(output: update.output, cause: cause)))
                 return true
@@ -268,7 +278,7 @@ public final class TraceReader {
                 throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "record length does not end")
             }
         }
-        guard claimed <= UInt64(TraceFormat.maximumRecordLength) else {
+        guard claimed <= maximumRecordLength else {
             throw .recordTooLong(offset: recordOffset, length: Int(clamping: claimed))
         }
         let length = Int(claimed)

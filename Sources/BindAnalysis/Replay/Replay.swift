@@ -70,9 +70,16 @@ public final class Replay {
     /// reused cell's bag), so what they hold now is meant to stay until their next use.
     var reusedContainers: Set<UInt64> = []
     private var finished: [Finding]?
+    /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
+    private let looksForFeedbackCycles: Bool
+    private let looksForStructuralCycles: Bool
+    private let looksForDanglingBinders: Bool
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
+        looksForFeedbackCycles = options.kinds.contains(.feedbackCycle)
+        looksForStructuralCycles = options.kinds.contains(.structuralCycle)
+        looksForDanglingBinders = options.kinds.contains(.danglingBinder)
     }
 
     /// A replay of the trace `reader` reads: format 1.1 and later record Subscription handles and
@@ -286,7 +293,7 @@ public final class Replay {
             }
             if hasSuperseded { duplicateBindings.delivered(output: output, sequence: event.sequence) }
             // Feedback: this Output's own update is still open on this thread.
-            if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
+            if hasOpenUpdate, let cause, looksForFeedbackCycles {
                 feedbackCycles.check(
                     reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
                     sequence: event.sequence, replay: self)
@@ -450,7 +457,7 @@ public final class Replay {
         let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
         sourceNode.outgoing.append(edge)
         derivedNode.incoming.append(edge)
-        if options.kinds.contains(.structuralCycle) {
+        if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
     }
@@ -477,7 +484,7 @@ public final class Replay {
         let edge = EdgeState(source: inner, derived: flatMap, operation: .flatMap, role: .currentInner)
         innerNode.outgoing.append(edge)
         flatMapNode.incoming.append(edge)
-        if options.kinds.contains(.structuralCycle) {
+        if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
     }
@@ -499,7 +506,7 @@ public final class Replay {
             node.firstDanglingUpdate =
                 stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
         }
-        if options.kinds.contains(.danglingBinder) { danglingBinders.delivered(node, sequence: event.sequence) }
+        if looksForDanglingBinders { danglingBinders.delivered(node, sequence: event.sequence) }
     }
 
     private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: CompactEvent) {

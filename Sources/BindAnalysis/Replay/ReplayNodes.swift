@@ -127,9 +127,11 @@ final class ScopeNode {
     /// The time the scope ended (0 while open).
     var endTime: UInt64 = 0
     let inFocus: Bool
+    // Unchecked: the replay is single-threaded and never re-enters a scope's bookkeeping; the
+    // dynamic checks cost a bind more than the append.
     /// User subscriptions bound directly in this scope (some may be unbound since; compacted).
-    var subscriptions: [SubscriptionNode] = []
-    var boundSubscriptions = 0
+    @exclusivity(unchecked) var subscriptions: [SubscriptionNode] = []
+    @exclusivity(unchecked) var boundSubscriptions = 0
 
     init(id: UInt64, parent: ScopeNode?, name: String, site: SourceSite?, beganAt: UInt64, inFocus: Bool) {
         self.id = id
