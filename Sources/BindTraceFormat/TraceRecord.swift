@@ -400,8 +400,10 @@ extension TraceRecord {
 }
 
 extension EventRecord {
+    /// Decodes the fields of an event record with `tag`, after its tick delta (``TraceRecord/decode(_:_:)``
+    /// for the whole record).
     @inlinable
-    static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
+    package static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> EventRecord
     {
         switch tag {

@@ -57,6 +57,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var failure: TraceReadError?
 
     @exclusivity(unchecked) private var strings: [String] = [""]
+    /// How many of `strings` batches have carried to their consumer (``EventBatch/strings``).
+    @exclusivity(unchecked) private var stringsHandedOut = 1
     /// Each distinct text once: a string defined again under another id shares the first one's storage.
     private var distinctStrings: [String: Int] = [:]
     @exclusivity(unchecked) private var sequence: UInt64 = 0
@@ -144,7 +146,7 @@ public final class TraceReader {
         single.removeAll()
         do {
             while !finished {
-                if try readRecord(into: &single) { return single.event(at: 0) }
+                if try readRecord(into: &single) { return TraceEvent(single.events[0], in: single, strings: strings) }
             }
         } catch {
             fail(error)
@@ -170,6 +172,12 @@ public final class TraceReader {
                 fail(error)
                 batch.failure = error
             }
+        }
+        // The strings defined since the previous batch, for the consumer's ``TraceStrings``.
+        batch.firstString = stringsHandedOut
+        if stringsHandedOut < strings.count {
+            batch.strings += strings[stringsHandedOut...]
+            stringsHandedOut = strings.count
         }
         batch.isLast = finished
         batch.bytesRead = bytesRead
@@ -210,15 +218,25 @@ public final class TraceReader {
         }
         var payload = PayloadDecoder(
             bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
-        let record: TraceRecord
+        // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
+        let isUpdate: Bool?
+        switch tag {
+        case .clock, .string, .thread, .end, .lost:
+            let record: TraceRecord
+            do {
+                record = try TraceRecord.decode(tag, &payload)
+            } catch {
+                throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
+            }
+            try apply(metadata: record, tag: frame.tag, at: recordOffset)
+            return false
+        case .update: isUpdate = true
+        case .fire: isUpdate = false
+        default: isUpdate = nil
+        }
+        let delta: UInt64
+        let event: EventRecord
         do {
-            // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
-            let isUpdate: Bool? =
-                switch tag {
-                case .update: true
-                case .fire: false
-                default: nil
-                }
             if let isUpdate, let update = try TraceRecord.decodeUpdate(&payload) {
                 // Hot path: an update or fire without a preview, straight into its compact form.
                 ticks &+= update.delta
@@ -232,20 +250,19 @@ public final class TraceReader {
                             : .fired(output: update.output, cause: cause)))
                 return true
             }
-            record = try TraceRecord.decode(tag, &payload)
+            // An event's fields straight from its payload, as `TraceRecord.decode` reads them (without
+            // wrapping them in a record only to take them out again).
+            delta = try payload.varint()
+            event = try EventRecord.decodeFields(tag, &payload)
         } catch {
             throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
         }
-        if case .event(let delta, let event) = record {
-            ticks &+= delta
-            sequence += 1
-            let kind = try compactKind(of: event, at: recordOffset, details: &batch.details)
-            batch.events.append(
-                CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
-            return true
-        }
-        try apply(metadata: record, tag: frame.tag, at: recordOffset)
-        return false
+        ticks &+= delta
+        sequence += 1
+        let kind = try compactKind(of: event, at: recordOffset, into: &batch)
+        batch.events.append(
+            CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
+        return true
     }
 
     /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end
@@ -337,12 +354,36 @@ public final class TraceReader {
         }
     }
 
-    /// The event with its cause made absolute; one with strings goes to `details`, strings looked up.
+    /// The event with its cause made absolute. A bind or creation goes to the batch's `bindings` or
+    /// `creations`, its string ids checked (not looked up); one with other strings goes to `details`,
+    /// strings looked up.
     @inline(__always)
-    private func compactKind(of event: EventRecord, at offset: Int, details: inout [TraceEvent.Kind])
+    private func compactKind(of event: EventRecord, at offset: Int, into batch: inout EventBatch)
         throws(TraceReadError) -> CompactEvent.Kind
     {
         switch event {
+        case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause):
+            // The checks `kind(of:at:)` makes, in its order: the same error for a bad id.
+            try checkString(file, at: offset)
+            if let target { try checkString(target.type, at: offset) }
+            batch.bindings.append(
+                CompactBinding(
+                    subscription: subscription, output: output, file: file, line: line,
+                    isInternal: flags & TraceFormat.BindFlag.internal != 0,
+                    preexisting: flags & TraceFormat.BindFlag.preexisting != 0,
+                    target: target.map { CompactBinding.Target(type: $0.type, identity: $0.identity) }, scope: scope,
+                    cause: resolve(cause)))
+            return .bound(batch.bindings.count - 1)
+        case .outputCreated(
+            let output, let kind, let valueType, let file, let line, let label, let scope, let preexisting, let cause):
+            try checkString(valueType, at: offset)
+            try checkString(file, at: offset)
+            if label != 0 { try checkString(label, at: offset) }
+            batch.creations.append(
+                CompactCreation(
+                    output: output, kind: kind, valueType: valueType, file: file, line: line, label: label,
+                    scope: scope, preexisting: preexisting, cause: resolve(cause)))
+            return .outputCreated(batch.creations.count - 1)
         case .update(let output, let cause, nil): return .updated(output: output, cause: resolve(cause))
         case .fire(let output, let cause, nil): return .fired(output: output, cause: resolve(cause))
         case .unbound(let subscription, let reason, let cause):
@@ -356,9 +397,9 @@ public final class TraceReader {
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
-        case .outputCreated, .bound, .update, .fire, .scopeBegin, .mark, .label:
-            details.append(try kind(of: event, at: offset))
-            return .detailed(details.count - 1)
+        case .update, .fire, .scopeBegin, .mark, .label:
+            batch.details.append(try kind(of: event, at: offset))
+            return .detailed(batch.details.count - 1)
         }
     }
 
@@ -432,6 +473,11 @@ public final class TraceReader {
             distinctStrings[text] = strings.count
             strings.append(text)
         }
+    }
+
+    @inline(__always)
+    private func checkString(_ id: UInt64, at offset: Int) throws(TraceReadError) {
+        guard id < UInt64(strings.count) else { throw .unknownString(offset: offset, id: id) }
     }
 
     private func string(_ id: UInt64, at offset: Int) throws(TraceReadError) -> String {

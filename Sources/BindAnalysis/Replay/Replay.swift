@@ -38,6 +38,8 @@ public final class Replay {
     /// Counts and durations for ``TraceSummary``.
     @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
 
+    /// The texts nodes refer to by symbol.
+    let symbols = SymbolTable()
     let outputTable = IDTable<OutputNode>()
     let subscriptionTable = IDTable<SubscriptionNode>()
     /// Open scopes, and placeholders for scopes that began before the recording.
@@ -105,12 +107,21 @@ public final class Replay {
     public func apply(_ event: TraceEvent) {
         if let compact = CompactEvent(event) {
             applyCompact(compact)
-        } else {
-            applyDetailed(
-                event.kind,
-                at: CompactEvent(
-                    sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
-                    kind: .detailed(0)))
+            return
+        }
+        let at = CompactEvent(
+            sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: .detailed(0))
+        switch event.kind {
+        case .bound(let binding):
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            applyBound(BindingRecord(binding, symbols: symbols), event: at)
+        case .outputCreated(let creation):
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            applyCreated(CreationRecord(creation, symbols: symbols), event: at)
+        default:
+            applyDetailed(event.kind, at: at)
         }
     }
 
@@ -118,9 +129,20 @@ public final class Replay {
     @inline(__always)
     package func apply(_ batch: borrowing EventBatch, at index: Int) {
         let event = batch.events[index]
-        if case .detailed(let detail) = event.kind {
+        switch event.kind {
+        case .detailed(let detail):
             applyDetailed(batch.details[detail], at: event)
-        } else {
+        case .bound(let binding):
+            symbols.take(batch)
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            applyBound(BindingRecord(batch.bindings[binding], symbols: symbols), event: event)
+        case .outputCreated(let creation):
+            symbols.take(batch)
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            applyCreated(CreationRecord(batch.creations[creation], symbols: symbols), event: event)
+        default:
             applyCompact(event)
         }
     }
@@ -162,8 +184,8 @@ public final class Replay {
         case .handleReleased(let subscription):
             lastDepth = 0
             applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
-        case .detailed:
-            // Its kind is in its batch: `apply(_:at:)` applies it whole.
+        case .detailed, .bound, .outputCreated:
+            // Its fields are in its batch: `apply(_:at:)` applies it whole.
             break
         }
     }
@@ -177,11 +199,6 @@ public final class Replay {
             applyUpdate(output: output, cause: cause, preview: preview, of: "updated", event: event)
         case .fired(let output, let cause, let preview):
             applyUpdate(output: output, cause: cause, preview: preview, of: "fired", event: event)
-        case .bound(let binding):
-            applyBound(binding, event: event)
-        case .outputCreated(let creation):
-            if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
-            applyCreated(creation, event: event)
         case .scopeBegan(let id, let parent, let name, let site):
             lastDepth = 0
             applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
@@ -190,9 +207,9 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
-        case .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded, .subscriptionContained,
-            .handleReleased:
-            // Never detailed: these always have a compact form (`applyCompact`).
+        case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
+            .subscriptionContained, .handleReleased:
+            // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
             break
         }
     }
@@ -308,7 +325,7 @@ public final class Replay {
             thread: event.thread)
     }
 
-    private func applyBound(_ binding: TraceEvent.Binding, event: CompactEvent) {
+    private func applyBound(_ binding: BindingRecord, event: CompactEvent) {
         if binding.preexisting {
             lastDepth = 0
             // A capture starting during a file recording announces again what is already known.
@@ -334,7 +351,7 @@ public final class Replay {
         let outputNode = liveOutput(binding.output, of: "bound", event: event)
         let scope = scopeNode(binding.scope, event: event)
         let node = SubscriptionNode(
-            binding, outputNode: outputNode, scope: scope, boundAt: event.sequence,
+            binding, symbols: symbols, outputNode: outputNode, scope: scope, boundAt: event.sequence,
             inFocus: isInFocus(scope))
         subscriptionTable[binding.subscription] = node
         outputNode?.boundCount += 1
@@ -397,7 +414,8 @@ public final class Replay {
         node.timeAtAbandon = time
     }
 
-    private func applyCreated(_ creation: TraceEvent.OutputCreation, event: CompactEvent) {
+    private func applyCreated(_ creation: CreationRecord, event: CompactEvent) {
+        if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
         if let existing = outputTable[creation.output] {
             if creation.preexisting {
                 // Announced again (a new capture during a file recording): not a new Output.
@@ -412,7 +430,8 @@ public final class Replay {
             keptReleased[creation.output] = nil
         }
         let scope = scopeNode(creation.scope, event: event)
-        let node = OutputNode(creation, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
+        let node = OutputNode(
+            creation, symbols: symbols, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
         outputTable[creation.output] = node
         statistics.created(creation.kind)
     }
