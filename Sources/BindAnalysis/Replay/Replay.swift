@@ -329,16 +329,17 @@ public final class Replay {
         if binding.preexisting {
             lastDepth = 0
             // A capture starting during a file recording announces again what is already known.
-            if subscriptionTable[binding.subscription] != nil { return }
+            if subscriptionTable.reference(binding.subscription) != nil { return }
         } else {
             enter(binding.cause, event: event)
+            // Unretained lookups: a frame holds no reference, and a test needs none.
             push(
                 Frame(
-                    sequence: event.sequence, kind: .bind, output: outputTable[binding.output],
+                    sequence: event.sequence, kind: .bind, outputReference: outputTable.reference(binding.output),
                     outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
                     boundSubscription: binding.subscription),
                 thread: event.thread)
-            if subscriptionTable[binding.subscription] != nil {
+            if subscriptionTable.reference(binding.subscription) != nil {
                 record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
                 return
             }
@@ -416,7 +417,7 @@ public final class Replay {
 
     private func applyCreated(_ creation: CreationRecord, event: CompactEvent) {
         if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
-        if let existing = outputTable[creation.output] {
+        if let existing = outputTable.reference(creation.output)?.takeUnretainedValue() {
             if creation.preexisting {
                 // Announced again (a new capture during a file recording): not a new Output.
                 if let label = creation.label { existing.label = label }
