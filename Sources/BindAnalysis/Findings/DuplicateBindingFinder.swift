@@ -73,7 +73,9 @@ struct DuplicateBindingFinder {
         }
         group.members.append(node)
         node.bindingGroup = group
-        if group.members.count > group.peak.count {
+        // A peak of one is never reported: no snapshot (it would share `members`' storage, so the
+        // next removal would copy it) until there are two.
+        if group.members.count >= 2 && group.members.count > group.peak.count {
             group.peak = group.members
             group.peakSequence = sequence
             if group.members.count >= 2 && !group.isCandidate {
