@@ -9,11 +9,12 @@ final class BindingGroup {
     }
 
     let key: Key
-    var members: [SubscriptionNode] = []
+    // Unchecked: only the replay's thread touches a group, and never re-entrantly.
+    @exclusivity(unchecked) var members: [SubscriptionNode] = []
     /// The members at the moment there were most of them.
-    var peak: [SubscriptionNode] = []
-    var peakSequence: UInt64 = 0
-    var isCandidate = false
+    @exclusivity(unchecked) var peak: [SubscriptionNode] = []
+    @exclusivity(unchecked) var peakSequence: UInt64 = 0
+    @exclusivity(unchecked) var isCandidate = false
 
     init(key: Key) { self.key = key }
 

@@ -25,12 +25,12 @@ import BindTraceModel
 ///   except bounded scans on rare events (feedback loops, releases with edges).
 public final class Replay {
     public let options: AnalysisOptions
-    /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).
-    public private(set) var errors: [TraceError] = []
-    /// Every inconsistency found, including those not kept in ``errors``.
-    public private(set) var errorCount = 0
     // Hot state: exclusivity is not checked at run time (the replay is single-threaded and never
-    // re-enters itself); the checks cost a fifth of the replay.
+    // re-enters itself); the checks cost a fifth of the replay, and a tenth of a bind.
+    /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).
+    @exclusivity(unchecked) public private(set) var errors: [TraceError] = []
+    /// Every inconsistency found, including those not kept in ``errors``.
+    @exclusivity(unchecked) public private(set) var errorCount = 0
     /// The sequence number of the latest event applied.
     @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
     /// How deep the latest event is nested in deliveries on its thread (0: top level).
@@ -56,21 +56,21 @@ public final class Replay {
     }
     /// Released Outputs that open frames still refer to: frames do not retain their Output (a
     /// retain and release per update), so these are kept alive here until their last frame closes.
-    var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
+    @exclusivity(unchecked) var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
 
-    var feedbackCycles = FeedbackCycleFinder()
-    var duplicateBindings = DuplicateBindingFinder()
-    var danglingBinders = DanglingBinderFinder()
-    var structuralCycles = StructuralCycleFinder()
+    @exclusivity(unchecked) var feedbackCycles = FeedbackCycleFinder()
+    @exclusivity(unchecked) var duplicateBindings = DuplicateBindingFinder()
+    @exclusivity(unchecked) var danglingBinders = DanglingBinderFinder()
+    @exclusivity(unchecked) var structuralCycles = StructuralCycleFinder()
     /// Abandoned subscriptions that kept receiving values after their scope ended, until their
     /// Output was released (``LeakFinder`` reports them with those still bound at the end).
-    var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
+    @exclusivity(unchecked) var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
     /// Set on the first such event; a trace that records them but has none may set it up front.
-    package var recordsHandles = false
+    @exclusivity(unchecked) package var recordsHandles = false
     /// Containers emptied after the scope that filled them ended: used once per configuration (a
     /// reused cell's bag), so what they hold now is meant to stay until their next use.
-    var reusedContainers: Set<UInt64> = []
+    @exclusivity(unchecked) var reusedContainers: Set<UInt64> = []
     private var finished: [Finding]?
     /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
     private let looksForFeedbackCycles: Bool
