@@ -310,6 +310,11 @@ struct RecordWriter {
 // MARK: - Decoding
 
 /// Why a record's payload could not be decoded.
+// `@usableFromInline` here and on ``PayloadDecoder``: the optimiser inlines a `package` type's
+// `@inlinable` members into another module only when the type is `@usableFromInline` (or public),
+// and the reader decodes every record through these. (The shared `package` types, `TraceRecord`,
+// `EventRecord` and `CauseField`, are left as they are: the recorder inlines through them too.)
+@usableFromInline
 package struct RecordDecodingError: Error, Equatable, Sendable {
     package var reason: String
 
@@ -389,13 +394,8 @@ extension TraceRecord {
     package static func decodeUpdate(_ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, cause: CauseField)?
     {
-        var fields = payload
-        let delta = try fields.varint()
-        let output = try fields.varint()
-        let cause = try fields.cause()
-        guard try fields.varint() == 0 else { return nil }
-        payload = fields
-        return (delta, output, cause)
+        guard let fields = try payload.updateFields() else { return nil }
+        return (fields.delta, fields.output, CauseField(back: fields.causeBack, subscription: fields.causeSubscription))
     }
 }
 
@@ -469,6 +469,7 @@ extension EventRecord {
 }
 
 /// Reads the fields of one record's payload, never past its end.
+@usableFromInline
 package struct PayloadDecoder {
     @usableFromInline let bytes: UnsafeRawBufferPointer
     @usableFromInline var cursor: Int
@@ -527,7 +528,6 @@ package struct PayloadDecoder {
         }
     }
 
-    @inlinable
     mutating func outputKind() throws(RecordDecodingError) -> OutputKind {
         let raw = try varint()
         guard raw <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(raw)) else {
@@ -536,7 +536,23 @@ package struct PayloadDecoder {
         return kind
     }
 
+    /// An update or fire record's fields when it has no preview (``TraceRecord/decodeUpdate(_:)``,
+    /// in plain numbers so that the reader inlines it); `nil`, the decoder as it was, when it has one.
     @inlinable @inline(__always)
+    package mutating func updateFields()
+        throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, causeBack: UInt64, causeSubscription: UInt64)?
+    {
+        var fields = self
+        let delta = try fields.varint()
+        let output = try fields.varint()
+        let causeBack = try fields.varint()
+        let causeSubscription = causeBack != 0 ? try fields.varint() : 0
+        guard try fields.varint() == 0 else { return nil }
+        self = fields
+        return (delta, output, causeBack, causeSubscription)
+    }
+
+    @inline(__always)
     mutating func cause() throws(RecordDecodingError) -> CauseField {
         let back = try varint()
         guard back != 0 else { return .none }

@@ -237,11 +237,12 @@ public final class TraceReader {
         let delta: UInt64
         let event: EventRecord
         do {
-            if let isUpdate, let update = try TraceRecord.decodeUpdate(&payload) {
-                // Hot path: an update or fire without a preview, straight into its compact form.
+            // Hot path: an update or fire without a preview (`TraceRecord.decodeUpdate`, inlined here),
+            // straight into its compact form.
+            if let isUpdate, let update = try payload.updateFields() {
                 ticks &+= update.delta
                 sequence += 1
-                let cause = resolve(update.cause)
+                let cause = resolve(back: update.causeBack, subscription: update.causeSubscription)
                 batch.events.append(
                     CompactEvent(
                         sequence: sequence, time: time(), thread: thread, offset: recordOffset,
@@ -458,12 +459,17 @@ public final class TraceReader {
     /// The cause, or nil; a cause from before the trace's first event (a recording that started
     /// during a delivery) is dropped and counted.
     private func resolve(_ cause: CauseField) -> TraceCause? {
-        guard cause.back != 0 else { return nil }
-        guard cause.back < sequence else {
+        resolve(back: cause.back, subscription: cause.subscription)
+    }
+
+    @inline(__always)
+    private func resolve(back: UInt64, subscription: UInt64) -> TraceCause? {
+        guard back != 0 else { return nil }
+        guard back < sequence else {
             droppedCauses += 1
             return nil
         }
-        return TraceCause(subscription: cause.subscription, event: sequence - cause.back)
+        return TraceCause(subscription: subscription, event: sequence - back)
     }
 
     private func defineString(_ text: String) {
