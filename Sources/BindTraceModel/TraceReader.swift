@@ -260,9 +260,7 @@ public final class TraceReader {
         }
         ticks &+= delta
         sequence += 1
-        let kind = try compactKind(of: event, at: recordOffset, into: &batch)
-        batch.events.append(
-            CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
+        try append(event, at: recordOffset, to: &batch)
         return true
     }
 
@@ -353,6 +351,15 @@ public final class TraceReader {
         case .event:
             break
         }
+    }
+
+    /// Appends the event, its cause made absolute, to `batch`.
+    // Not inlined, and the kind built here rather than returned: a kind handed back through memory
+    // was written field by field and read back whole, which stalls the load on every event.
+    @inline(never)
+    private func append(_ event: EventRecord, at offset: Int, to batch: inout EventBatch) throws(TraceReadError) {
+        let kind = try compactKind(of: event, at: offset, into: &batch)
+        batch.events.append(CompactEvent(sequence: sequence, time: time(), thread: thread, offset: offset, kind: kind))
     }
 
     /// The event with its cause made absolute. A bind or creation goes to the batch's `bindings` or
