@@ -82,10 +82,10 @@ struct ReadAheadAnalysisTests {
         }
     }
 
-    @Test("binds and creations replayed from batches by string id judge as decoded events do, one text under two ids as one")
+    @Test("binds and creations batched with string ids judge as decoded events do; one text under two ids is one")
     func bindsByStringID() throws {
-        // Given a cell's file name and a Binder type defined twice each (as another recording thread
-        // may), a Label bound from one line under both ids, then released and bound to two Outputs
+        // Given a cell's file name and a Binder type each defined under two ids (as another recording
+        // thread may), and one Label bound from one line to three Outputs, under both ids
         var trace = TraceWriter()
         let texts = ["App/Cell.swift", "Int", "Label", "App/Cell.swift", "Label", "thread 1"]
         for (index, text) in texts.enumerated() {
