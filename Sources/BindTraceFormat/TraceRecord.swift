@@ -310,6 +310,11 @@ struct RecordWriter {
 // MARK: - Decoding
 
 /// Why a record's payload could not be decoded.
+// `@usableFromInline` here and on ``PayloadDecoder``: the optimiser inlines a `package` type's
+// `@inlinable` members into another module only when the type is `@usableFromInline` (or public),
+// and the reader decodes every record through these. (The shared `package` types, `TraceRecord`,
+// `EventRecord` and `CauseField`, are left as they are: the recorder inlines through them too.)
+@usableFromInline
 package struct RecordDecodingError: Error, Equatable, Sendable {
     package var reason: String
 
@@ -346,6 +351,37 @@ extension TraceRecord {
     }
 }
 
+extension TraceFormat.Tag {
+    /// The tag whose raw value is `byte`, as `init(rawValue:)` gives it, but inlined into the
+    /// reader's loop: the synthesised initialiser is a call into this module, once per record.
+    @inlinable @inline(__always)
+    package static func decoded(_ byte: UInt8) -> TraceFormat.Tag? {
+        switch byte {
+        case 1: .clock
+        case 2: .string
+        case 3: .thread
+        case 4: .end
+        case 5: .lost
+        case 10: .outputCreated
+        case 11: .edge
+        case 12: .innerSwitch
+        case 13: .bound
+        case 14: .update
+        case 15: .fire
+        case 16: .unbound
+        case 17: .dangling
+        case 18: .released
+        case 19: .scopeBegin
+        case 20: .scopeEnd
+        case 21: .mark
+        case 22: .label
+        case 23: .contained
+        case 24: .handleReleased
+        default: nil
+        }
+    }
+}
+
 extension TraceRecord {
     /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
     /// events), as ``encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
@@ -358,19 +394,16 @@ extension TraceRecord {
     package static func decodeUpdate(_ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, cause: CauseField)?
     {
-        var fields = payload
-        let delta = try fields.varint()
-        let output = try fields.varint()
-        let cause = try fields.cause()
-        guard try fields.varint() == 0 else { return nil }
-        payload = fields
-        return (delta, output, cause)
+        guard let fields = try payload.updateFields() else { return nil }
+        return (fields.delta, fields.output, CauseField(back: fields.causeBack, subscription: fields.causeSubscription))
     }
 }
 
 extension EventRecord {
+    /// Decodes the fields of an event record with `tag`, after its tick delta (``TraceRecord/decode(_:_:)``
+    /// for the whole record).
     @inlinable
-    static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
+    package static func decodeFields(_ tag: TraceFormat.Tag, _ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> EventRecord
     {
         switch tag {
@@ -401,9 +434,9 @@ extension EventRecord {
             let output = try payload.varint()
             let cause = try payload.cause()
             let preview = try payload.varint() != 0 ? payload.remainingBytes() : nil
-            return tag == .update
-                ? .update(output: output, cause: cause, preview: preview)
-                : .fire(output: output, cause: cause, preview: preview)
+            // A pattern, not `==`: the synthesised `==` of a tag is a generic call from here.
+            if case .update = tag { return .update(output: output, cause: cause, preview: preview) }
+            return .fire(output: output, cause: cause, preview: preview)
         case .unbound:
             let subscription = try payload.varint()
             let rawReason = try payload.varint()
@@ -436,12 +469,14 @@ extension EventRecord {
 }
 
 /// Reads the fields of one record's payload, never past its end.
+@usableFromInline
 package struct PayloadDecoder {
     @usableFromInline let bytes: UnsafeRawBufferPointer
     @usableFromInline var cursor: Int
     @usableFromInline let end: Int
 
     /// The payload is `bytes[start..<end]`.
+    @inlinable
     package init(bytes: UnsafeRawBufferPointer, start: Int, end: Int) {
         self.bytes = bytes
         self.cursor = start
@@ -493,7 +528,6 @@ package struct PayloadDecoder {
         }
     }
 
-    @inlinable
     mutating func outputKind() throws(RecordDecodingError) -> OutputKind {
         let raw = try varint()
         guard raw <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(raw)) else {
@@ -502,7 +536,23 @@ package struct PayloadDecoder {
         return kind
     }
 
+    /// An update or fire record's fields when it has no preview (``TraceRecord/decodeUpdate(_:)``,
+    /// in plain numbers so that the reader inlines it); `nil`, the decoder as it was, when it has one.
     @inlinable @inline(__always)
+    package mutating func updateFields()
+        throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, causeBack: UInt64, causeSubscription: UInt64)?
+    {
+        var fields = self
+        let delta = try fields.varint()
+        let output = try fields.varint()
+        let causeBack = try fields.varint()
+        let causeSubscription = causeBack != 0 ? try fields.varint() : 0
+        guard try fields.varint() == 0 else { return nil }
+        self = fields
+        return (delta, output, causeBack, causeSubscription)
+    }
+
+    @inline(__always)
     mutating func cause() throws(RecordDecodingError) -> CauseField {
         let back = try varint()
         guard back != 0 else { return .none }

@@ -4,10 +4,12 @@ import BindTraceFormat
 /// dropping it costs no reference counting.
 ///
 /// The common events (updates and fires without a preview, unbinds, releases, edges, …) are whole
-/// here. An event that carries strings (an Output's creation, a bind, a scope's beginning, a mark,
-/// a label, a value preview) is ``Kind/detailed(_:)``: its ``TraceEvent/Kind``, strings resolved,
-/// is in the ``EventBatch/details`` of its batch. ``TraceEvent`` is built from it
-/// (``EventBatch/event(at:)``), so both forms hold the same event.
+/// here. Binds and Output creations, a tenth of a trace, are in their batch's ``EventBatch/bindings``
+/// and ``EventBatch/creations`` with their strings as the trace's string ids (``TraceStrings`` gives
+/// the texts). The rare events with other strings (a scope's beginning, a mark, a label, a value
+/// preview) are ``Kind/detailed(_:)``: their ``TraceEvent/Kind``, strings resolved, is in the
+/// ``EventBatch/details`` of the batch. ``TraceEvent`` is built from it
+/// (``TraceStrings/event(in:at:)``), so both forms hold the same event.
 package struct CompactEvent: Equatable, Sendable {
     /// As ``TraceEvent/sequence``.
     package var sequence: UInt64
@@ -41,8 +43,83 @@ package struct CompactEvent: Equatable, Sendable {
         case scopeEnded(id: UInt64)
         case subscriptionContained(subscription: UInt64, container: UInt64)
         case handleReleased(subscription: UInt64)
+        /// A bind: `bindings[index]` of its ``EventBatch``.
+        case bound(Int)
+        /// An Output's creation: `creations[index]` of its ``EventBatch``.
+        case outputCreated(Int)
         /// Any other event: its kind is `details[index]` of its ``EventBatch``.
         case detailed(Int)
+    }
+}
+
+/// A bind (``TraceEvent/Binding``) with its strings as the trace's string ids: no string is
+/// retained to decode, queue or replay it.
+package struct CompactBinding: Equatable, Sendable {
+    package var subscription: UInt64
+    package var output: UInt64
+    /// The string id of the bind site's file.
+    package var file: UInt64
+    package var line: UInt64
+    package var isInternal: Bool
+    package var preexisting: Bool
+    /// A Binder's target; `nil` for a closure.
+    package var target: Target?
+    package var scope: UInt64
+    package var cause: TraceCause?
+
+    package init(
+        subscription: UInt64, output: UInt64, file: UInt64, line: UInt64, isInternal: Bool, preexisting: Bool,
+        target: Target?, scope: UInt64, cause: TraceCause?
+    ) {
+        self.subscription = subscription
+        self.output = output
+        self.file = file
+        self.line = line
+        self.isInternal = isInternal
+        self.preexisting = preexisting
+        self.target = target
+        self.scope = scope
+        self.cause = cause
+    }
+
+    /// A Binder target: the string id of its type, and its identity.
+    package struct Target: Equatable, Sendable {
+        package var type: UInt64
+        package var identity: UInt64
+
+        package init(type: UInt64, identity: UInt64) {
+            self.type = type
+            self.identity = identity
+        }
+    }
+}
+
+/// An Output's creation (``TraceEvent/OutputCreation``) with its strings as the trace's string ids.
+package struct CompactCreation: Equatable, Sendable {
+    package var output: UInt64
+    package var kind: OutputKind
+    /// String ids: the value type, the creation site's file, the label (0: none).
+    package var valueType: UInt64
+    package var file: UInt64
+    package var line: UInt64
+    package var label: UInt64
+    package var scope: UInt64
+    package var preexisting: Bool
+    package var cause: TraceCause?
+
+    package init(
+        output: UInt64, kind: OutputKind, valueType: UInt64, file: UInt64, line: UInt64, label: UInt64,
+        scope: UInt64, preexisting: Bool, cause: TraceCause?
+    ) {
+        self.output = output
+        self.kind = kind
+        self.valueType = valueType
+        self.file = file
+        self.line = line
+        self.label = label
+        self.scope = scope
+        self.preexisting = preexisting
+        self.cause = cause
     }
 }
 
@@ -64,6 +141,7 @@ extension CompactEvent {
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
+        // Binds and creations are compact only with their strings as ids, which only the reader knows.
         case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled: return nil
         }
         self.init(sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: kind)
@@ -71,8 +149,15 @@ extension CompactEvent {
 }
 
 extension TraceEvent {
-    /// The event `event` holds; `details` are the kinds of its batch's detailed events.
-    package init(_ event: CompactEvent, details: [TraceEvent.Kind]) {
+    /// The event `event` of `batch` holds; `strings` are the trace's strings by id, up to the batch's end.
+    package init(_ event: CompactEvent, in batch: borrowing EventBatch, strings: [String]) {
+        func text(_ id: UInt64) -> String {
+            // The reader checked every id against the strings defined before the event.
+            id < UInt64(strings.count) ? strings[Int(id)] : ""
+        }
+        func site(_ file: UInt64, _ line: UInt64) -> SourceSite {
+            SourceSite(file: text(file), line: UInt(truncatingIfNeeded: line))
+        }
         let kind: Kind
         switch event.kind {
         case .edge(let source, let derived, let operation):
@@ -88,7 +173,22 @@ extension TraceEvent {
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
-        case .detailed(let index): kind = details[index]
+        case .bound(let index):
+            let binding = batch.bindings[index]
+            kind = .bound(
+                Binding(
+                    subscription: binding.subscription, output: binding.output, site: site(binding.file, binding.line),
+                    isInternal: binding.isInternal,
+                    target: binding.target.map { BinderTarget(type: text($0.type), identity: $0.identity) },
+                    scope: binding.scope, preexisting: binding.preexisting, cause: binding.cause))
+        case .outputCreated(let index):
+            let creation = batch.creations[index]
+            kind = .outputCreated(
+                OutputCreation(
+                    output: creation.output, kind: creation.kind, valueType: text(creation.valueType),
+                    site: site(creation.file, creation.line), label: creation.label == 0 ? nil : text(creation.label),
+                    scope: creation.scope, preexisting: creation.preexisting, cause: creation.cause))
+        case .detailed(let index): kind = batch.details[index]
         }
         self.init(sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: kind)
     }

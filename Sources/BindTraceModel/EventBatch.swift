@@ -6,8 +6,17 @@
 package struct EventBatch: Sendable {
     /// The events, in trace order.
     package var events: [CompactEvent] = []
-    /// The kinds of the ``CompactEvent/Kind/detailed(_:)`` events (those with strings), by index.
+    /// The binds of the ``CompactEvent/Kind/bound(_:)`` events, by index.
+    package var bindings: [CompactBinding] = []
+    /// The creations of the ``CompactEvent/Kind/outputCreated(_:)`` events, by index.
+    package var creations: [CompactCreation] = []
+    /// The kinds of the ``CompactEvent/Kind/detailed(_:)`` events (other events with strings), by index.
     package var details: [TraceEvent.Kind] = []
+    /// The strings the trace defined since the reader's previous batch, the first with id
+    /// ``firstString``: a consumer that takes every batch in order knows every id the events use
+    /// (``TraceStrings``).
+    package var strings: [String] = []
+    package var firstString = 0
     /// How many bytes of the trace had been consumed after the batch's last record.
     package var bytesRead = 0
     /// The read error that ended the trace right after these events; the batch is then the last.
@@ -23,15 +32,14 @@ package struct EventBatch: Sendable {
 
     package var count: Int { events.count }
 
-    /// The event at `index` as a ``TraceEvent``.
-    package func event(at index: Int) -> TraceEvent {
-        TraceEvent(events[index], details: details)
-    }
-
     /// Empties the batch, keeping its storage.
     package mutating func removeAll() {
         events.removeAll(keepingCapacity: true)
+        bindings.removeAll(keepingCapacity: true)
+        creations.removeAll(keepingCapacity: true)
         details.removeAll(keepingCapacity: true)
+        strings.removeAll(keepingCapacity: true)
+        firstString = 0
         bytesRead = 0
         failure = nil
         isLast = false

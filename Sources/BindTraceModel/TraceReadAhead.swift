@@ -16,8 +16,10 @@ import Musl
 ///
 /// ```swift
 /// let readAhead = TraceReadAhead(reader)
+/// var strings = TraceStrings()
 /// while let batch = readAhead.next() {
-///     for index in 0..<batch.count { use(batch.event(at: index)) }
+///     strings.take(batch)
+///     for index in 0..<batch.count { use(strings.event(in: batch, at: index)) }
 ///     if let failure = batch.failure { throw failure }
 ///     readAhead.recycle(batch)
 /// }

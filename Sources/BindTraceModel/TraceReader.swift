@@ -57,6 +57,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var failure: TraceReadError?
 
     @exclusivity(unchecked) private var strings: [String] = [""]
+    /// How many of `strings` batches have carried to their consumer (``EventBatch/strings``).
+    @exclusivity(unchecked) private var stringsHandedOut = 1
     /// Each distinct text once: a string defined again under another id shares the first one's storage.
     private var distinctStrings: [String: Int] = [:]
     @exclusivity(unchecked) private var sequence: UInt64 = 0
@@ -73,6 +75,9 @@ public final class TraceReader {
     /// The one-event batch ``next()`` decodes into.
     @exclusivity(unchecked) private var single = EventBatch()
     @exclusivity(unchecked) private var droppedCauses = 0
+
+    /// ``TraceFormat/maximumRecordLength``, read once: a global of another module is a call per record.
+    private let maximumRecordLength = UInt64(TraceFormat.maximumRecordLength)
 
     /// Read size; the buffer also holds one whole record (at most 64 KiB) past a read.
     private static let chunkSize = 1 << 20
@@ -141,7 +146,7 @@ public final class TraceReader {
         single.removeAll()
         do {
             while !finished {
-                if try readRecord(into: &single) { return single.event(at: 0) }
+                if try readRecord(into: &single) { return TraceEvent(single.events[0], in: single, strings: strings) }
             }
         } catch {
             fail(error)
@@ -167,6 +172,12 @@ public final class TraceReader {
                 fail(error)
                 batch.failure = error
             }
+        }
+        // The strings defined since the previous batch, for the consumer's ``TraceStrings``.
+        batch.firstString = stringsHandedOut
+        if stringsHandedOut < strings.count {
+            batch.strings += strings[stringsHandedOut...]
+            stringsHandedOut = strings.count
         }
         batch.isLast = finished
         batch.bytesRead = bytesRead
@@ -198,7 +209,7 @@ public final class TraceReader {
         let recordOffset = bufferOffset + position
         guard let frame = try readFrame(at: recordOffset) else { return false }
         position = frame.payload.upperBound
-        guard let tag = TraceFormat.Tag(rawValue: frame.tag) else {
+        guard let tag = TraceFormat.Tag.decoded(frame.tag) else {
             if skippedTags.insert(frame.tag).inserted {
                 warnings.append(
                     TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(frame.tag)"))
@@ -207,35 +218,50 @@ public final class TraceReader {
         }
         var payload = PayloadDecoder(
             bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
-        let record: TraceRecord
+        // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
+        let isUpdate: Bool?
+        switch tag {
+        case .clock, .string, .thread, .end, .lost:
+            let record: TraceRecord
+            do {
+                record = try TraceRecord.decode(tag, &payload)
+            } catch {
+                throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
+            }
+            try apply(metadata: record, tag: frame.tag, at: recordOffset)
+            return false
+        case .update: isUpdate = true
+        case .fire: isUpdate = false
+        default: isUpdate = nil
+        }
+        let delta: UInt64
+        let event: EventRecord
         do {
-            if tag == .update || tag == .fire, let update = try TraceRecord.decodeUpdate(&payload) {
-                // Hot path: an update or fire without a preview, straight into its compact form.
+            // Hot path: an update or fire without a preview (`TraceRecord.decodeUpdate`, inlined here),
+            // straight into its compact form.
+            if let isUpdate, let update = try payload.updateFields() {
                 ticks &+= update.delta
                 sequence += 1
-                let cause = resolve(update.cause)
+                let cause = resolve(back: update.causeBack, subscription: update.causeSubscription)
                 batch.events.append(
                     CompactEvent(
                         sequence: sequence, time: time(), thread: thread, offset: recordOffset,
-                        kind: tag == .update
+                        kind: isUpdate
                             ? .updated(output: update.output, cause: cause)
                             : .fired(output: update.output, cause: cause)))
                 return true
             }
-            record = try TraceRecord.decode(tag, &payload)
+            // An event's fields straight from its payload, as `TraceRecord.decode` reads them (without
+            // wrapping them in a record only to take them out again).
+            delta = try payload.varint()
+            event = try EventRecord.decodeFields(tag, &payload)
         } catch {
             throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
         }
-        if case .event(let delta, let event) = record {
-            ticks &+= delta
-            sequence += 1
-            let kind = try compactKind(of: event, at: recordOffset, details: &batch.details)
-            batch.events.append(
-                CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
-            return true
-        }
-        try apply(metadata: record, tag: frame.tag, at: recordOffset)
-        return false
+        ticks &+= delta
+        sequence += 1
+        try append(event, at: recordOffset, to: &batch)
+        return true
     }
 
     /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end
@@ -268,7 +294,7 @@ public final class TraceReader {
                 throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: "record length does not end")
             }
         }
-        guard claimed <= UInt64(TraceFormat.maximumRecordLength) else {
+        guard claimed <= maximumRecordLength else {
             throw .recordTooLong(offset: recordOffset, length: Int(clamping: claimed))
         }
         let length = Int(claimed)
@@ -327,12 +353,45 @@ public final class TraceReader {
         }
     }
 
-    /// The event with its cause made absolute; one with strings goes to `details`, strings looked up.
+    /// Appends the event, its cause made absolute, to `batch`.
+    // Not inlined, and the kind built here rather than returned: a kind handed back through memory
+    // was written field by field and read back whole, which stalls the load on every event.
+    @inline(never)
+    private func append(_ event: EventRecord, at offset: Int, to batch: inout EventBatch) throws(TraceReadError) {
+        let kind = try compactKind(of: event, at: offset, into: &batch)
+        batch.events.append(CompactEvent(sequence: sequence, time: time(), thread: thread, offset: offset, kind: kind))
+    }
+
+    /// The event with its cause made absolute. A bind or creation goes to the batch's `bindings` or
+    /// `creations`, its string ids checked (not looked up); one with other strings goes to `details`,
+    /// strings looked up.
     @inline(__always)
-    private func compactKind(of event: EventRecord, at offset: Int, details: inout [TraceEvent.Kind])
+    private func compactKind(of event: EventRecord, at offset: Int, into batch: inout EventBatch)
         throws(TraceReadError) -> CompactEvent.Kind
     {
         switch event {
+        case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause):
+            // The checks `kind(of:at:)` makes, in its order: the same error for a bad id.
+            try checkString(file, at: offset)
+            if let target { try checkString(target.type, at: offset) }
+            batch.bindings.append(
+                CompactBinding(
+                    subscription: subscription, output: output, file: file, line: line,
+                    isInternal: flags & TraceFormat.BindFlag.internal != 0,
+                    preexisting: flags & TraceFormat.BindFlag.preexisting != 0,
+                    target: target.map { CompactBinding.Target(type: $0.type, identity: $0.identity) }, scope: scope,
+                    cause: resolve(cause)))
+            return .bound(batch.bindings.count - 1)
+        case .outputCreated(
+            let output, let kind, let valueType, let file, let line, let label, let scope, let preexisting, let cause):
+            try checkString(valueType, at: offset)
+            try checkString(file, at: offset)
+            if label != 0 { try checkString(label, at: offset) }
+            batch.creations.append(
+                CompactCreation(
+                    output: output, kind: kind, valueType: valueType, file: file, line: line, label: label,
+                    scope: scope, preexisting: preexisting, cause: resolve(cause)))
+            return .outputCreated(batch.creations.count - 1)
         case .update(let output, let cause, nil): return .updated(output: output, cause: resolve(cause))
         case .fire(let output, let cause, nil): return .fired(output: output, cause: resolve(cause))
         case .unbound(let subscription, let reason, let cause):
@@ -346,9 +405,9 @@ public final class TraceReader {
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
-        case .outputCreated, .bound, .update, .fire, .scopeBegin, .mark, .label:
-            details.append(try kind(of: event, at: offset))
-            return .detailed(details.count - 1)
+        case .update, .fire, .scopeBegin, .mark, .label:
+            batch.details.append(try kind(of: event, at: offset))
+            return .detailed(batch.details.count - 1)
         }
     }
 
@@ -407,12 +466,17 @@ public final class TraceReader {
     /// The cause, or nil; a cause from before the trace's first event (a recording that started
     /// during a delivery) is dropped and counted.
     private func resolve(_ cause: CauseField) -> TraceCause? {
-        guard cause.back != 0 else { return nil }
-        guard cause.back < sequence else {
+        resolve(back: cause.back, subscription: cause.subscription)
+    }
+
+    @inline(__always)
+    private func resolve(back: UInt64, subscription: UInt64) -> TraceCause? {
+        guard back != 0 else { return nil }
+        guard back < sequence else {
             droppedCauses += 1
             return nil
         }
-        return TraceCause(subscription: cause.subscription, event: sequence - cause.back)
+        return TraceCause(subscription: subscription, event: sequence - back)
     }
 
     private func defineString(_ text: String) {
@@ -422,6 +486,11 @@ public final class TraceReader {
             distinctStrings[text] = strings.count
             strings.append(text)
         }
+    }
+
+    @inline(__always)
+    private func checkString(_ id: UInt64, at offset: Int) throws(TraceReadError) {
+        guard id < UInt64(strings.count) else { throw .unknownString(offset: offset, id: id) }
     }
 
     private func string(_ id: UInt64, at offset: Int) throws(TraceReadError) -> String {

@@ -81,4 +81,56 @@ struct ReadAheadAnalysisTests {
             #expect(replayed == UInt64(before.count))
         }
     }
+
+    @Test("binds and creations batched with string ids judge as decoded events do; one text under two ids is one")
+    func bindsByStringID() throws {
+        // Given a cell's file name and a Binder type each defined under two ids (as another recording
+        // thread may), and one Label bound from one line to three Outputs, under both ids
+        var trace = TraceWriter()
+        let texts = ["App/Cell.swift", "Int", "Label", "App/Cell.swift", "Label", "thread 1"]
+        for (index, text) in texts.enumerated() {
+            trace.record(.string(id: UInt64(index + 1), utf8: Array(text.utf8)))
+        }
+        trace.record(.thread(index: 1, name: 6))
+        var sequence: UInt64 = 0
+        func add(_ event: EventRecord) {
+            trace.record(.event(delta: 100, event))
+            sequence += 1
+        }
+        for (output, file) in [(1, 1), (2, 4), (3, 1)] as [(UInt64, UInt64)] {
+            add(
+                .outputCreated(
+                    output: output, kind: .output, valueType: 2, file: file, line: 7, label: 0, scope: 0,
+                    preexisting: false, cause: .none))
+        }
+        for (subscription, output, file, type) in [(10, 1, 1, 3), (11, 2, 4, 5), (12, 3, 1, 3)]
+            as [(UInt64, UInt64, UInt64, UInt64)]
+        {
+            add(
+                .bound(
+                    subscription: subscription, output: output, file: file, line: 9, flags: TraceFormat.BindFlag.binder,
+                    target: EventRecord.BoundTarget(type: type, identity: 0xCE11), scope: 0, cause: .none))
+        }
+        add(.update(output: 1, cause: .none, preview: nil))
+        add(.update(output: 3, cause: .none, preview: nil))
+        trace.end()
+        // When it is judged from batches and from decoded events
+        let options = AnalysisOptions(atExit: true)
+        let plain = TraceAnalyzer.analyze(events: try TraceReader(bytes: trace.bytes).readAll(), options: options)
+        // Then both find one duplicate binding at the bind line, with the same summary and state
+        let duplicates = plain.findings.filter { $0.kind == .duplicateBinding }
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?.site == SourceSite(file: "App/Cell.swift", line: 9))
+        #expect(duplicates.first?.subscriptions.sorted() == [10, 11, 12])
+        #expect(plain.summary.topSites.map(\.site) == [SourceSite(file: "App/Cell.swift", line: 7)])
+        for readAhead in [true, false] {
+            let result = try TraceAnalyzer.analyze(
+                reader: TraceReader(bytes: trace.bytes), options: options, readAhead: readAhead
+            ) { _, _ in }
+            #expect(result.findings == plain.findings)
+            #expect(result.traceErrors == plain.traceErrors)
+            #expect(result.summary == plain.summary)
+            #expect(result.state == plain.state)
+        }
+    }
 }

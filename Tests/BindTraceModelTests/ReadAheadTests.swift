@@ -74,9 +74,11 @@ func readAheadRead(_ bytes: [UInt8], batches: Int = 3, batchSize: Int) throws ->
     let readAhead = TraceReadAhead(reader, batches: batches, batchSize: batchSize)
     var events: [TraceEvent] = []
     var failure: TraceReadError?
+    var strings = TraceStrings()
     while let batch = readAhead.next() {
         #expect(batch.count <= batchSize)
-        for index in 0..<batch.count { events.append(batch.event(at: index)) }
+        strings.take(batch)
+        for index in 0..<batch.count { events.append(strings.event(in: batch, at: index)) }
         if let error = batch.failure { failure = error }
         readAhead.recycle(batch)
     }
@@ -156,9 +158,11 @@ struct ReadAheadTests {
         let reader = try TraceReader(bytes: trace.bytes)
         var batch = EventBatch()
         var events: [TraceEvent] = []
+        var strings = TraceStrings()
         repeat {
             reader.read(into: &batch, maximumEvents: 10)
-            for index in 0..<batch.count { events.append(batch.event(at: index)) }
+            strings.take(batch)
+            for index in 0..<batch.count { events.append(strings.event(in: batch, at: index)) }
             #expect(batch.bytesRead == reader.bytesRead)
         } while !batch.isLast
         #expect(events == (try sequentialRead(trace.bytes).events))
@@ -179,7 +183,7 @@ struct CompactEventTests {
         for event in events {
             if let compact = CompactEvent(event) {
                 compactCount += 1
-                #expect(TraceEvent(compact, details: []) == event)
+                #expect(TraceEvent(compact, in: EventBatch(), strings: [""]) == event)
             } else {
                 switch event.kind {
                 case .outputCreated, .bound, .scopeBegan, .mark, .labeled: break
@@ -189,10 +193,71 @@ struct CompactEventTests {
                 let detailed = CompactEvent(
                     sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
                     kind: .detailed(1))
-                #expect(TraceEvent(detailed, details: [.mark(name: "other", scope: 0), event.kind]) == event)
+                var batch = EventBatch()
+                batch.details = [.mark(name: "other", scope: 0), event.kind]
+                #expect(TraceEvent(detailed, in: batch, strings: [""]) == event)
             }
         }
         #expect(compactCount > events.count / 2)
+    }
+
+    @Test("binds and creations in a batch keep their strings as ids, which the batches' strings resolve")
+    func bindsAndCreationsByStringID() throws {
+        var trace = mixedTrace(cells: 40)
+        trace.end()
+        let reader = try TraceReader(bytes: trace.bytes)
+        var batch = EventBatch()
+        var strings = TraceStrings()
+        var binds = 0
+        var creations = 0
+        repeat {
+            reader.read(into: &batch, maximumEvents: 16)
+            strings.take(batch)
+            strings.take(batch)  // taken again: nothing added twice
+            for event in batch.events {
+                if case .bound(let index) = event.kind {
+                    binds += 1
+                    #expect(batch.bindings[index].file < UInt64(strings.texts.count))
+                }
+                if case .outputCreated = event.kind { creations += 1 }
+            }
+        } while !batch.isLast
+        #expect(binds == 40 && creations == 80)
+        #expect(strings.texts.contains("App/Cell.swift") && strings.texts.contains("Label"))
+        #expect(Set(strings.texts).count == strings.texts.count)
+    }
+
+    @Test("a bind or creation naming a string never defined fails at its record, read ahead or not")
+    func undefinedStringInCompactEvents() throws {
+        let records: [EventRecord] = [
+            .bound(
+                subscription: 5, output: 1, file: 1, line: 3, flags: TraceFormat.BindFlag.binder,
+                target: EventRecord.BoundTarget(type: 900, identity: 0xA), scope: 0, cause: .none),
+            .outputCreated(
+                output: 2, kind: .map, valueType: 1, file: 1, line: 4, label: 800, scope: 0, preexisting: false,
+                cause: .none),
+        ]
+        for record in records {
+            var trace = mixedTrace(cells: 3)
+            let offset = trace.bytes.count
+            trace.record(.event(delta: 1, record))
+            trace.end()
+            let sequential = try sequentialRead(trace.bytes)
+            let expected = TraceReadError.unknownString(offset: offset, id: record.tag == .bound ? 900 : 800)
+            #expect(sequential.failure == expected)
+            for batchSize in [1, 5, EventBatch.defaultCapacity] {
+                let ahead = try readAheadRead(trace.bytes, batchSize: batchSize)
+                #expect(ahead.failure == expected)
+                #expect(ahead.events == sequential.events)
+            }
+        }
+    }
+
+    @Test("a tag byte decodes to the tag its raw value names, and to none otherwise")
+    func tagBytes() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(TraceFormat.Tag.decoded(byte) == TraceFormat.Tag(rawValue: byte))
+        }
     }
 
     @Test("the one-pass update decoder reads what the general decoder reads, with the same errors")

@@ -14,8 +14,9 @@ public struct TraceStatistics: Hashable, Sendable {
     public var threads: UInt32 { UInt32(clamping: threadNumbers.count) }
     private var threadNumbers: Set<UInt32> = []
     private var lastThread: UInt32?
-    /// Updates and fires by creation site, of the Outputs released so far.
-    var updatesBySite: [SourceSite: (updates: UInt64, outputs: UInt64)] = [:]
+    /// Updates and fires by creation site, of the Outputs released so far (sites as the replay's
+    /// symbols: hashing two integers, not a file name, per release).
+    var updatesBySite: [SiteKey: (updates: UInt64, outputs: UInt64)] = [:]
 
     /// The event kind names, in the order of ``eventsByKind``.
     public static let eventKindNames = [
@@ -44,9 +45,16 @@ public struct TraceStatistics: Hashable, Sendable {
 
     mutating func released(_ node: OutputNode) {
         guard node.updateCount > 0 else { return }
-        updatesBySite[node.site, default: (0, 0)].updates &+= node.updateCount
-        updatesBySite[node.site, default: (0, 0)].outputs &+= 1
+        func add(to entry: inout (updates: UInt64, outputs: UInt64)) {
+            entry.updates &+= node.updateCount
+            entry.outputs &+= 1
+        }
+        add(to: &updatesBySite[node.siteKey, default: (0, 0)])
     }
+
+    /// The indexes of binds and creations, which the replay counts before building their records.
+    static var outputCreatedIndex: Int { 0 }
+    static var boundIndex: Int { 3 }
 
     @inline(__always)
     static func index(of kind: TraceEvent.Kind) -> Int {
@@ -82,6 +90,8 @@ public struct TraceStatistics: Hashable, Sendable {
         case .scopeEnded: 10
         case .subscriptionContained: 13
         case .handleReleased: 14
+        case .bound: boundIndex
+        case .outputCreated: outputCreatedIndex
         // Counted from its full kind.
         case .detailed: 0
         }

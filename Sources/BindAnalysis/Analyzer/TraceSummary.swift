@@ -48,11 +48,11 @@ extension Replay {
     public func summary(isComplete: Bool, findings: [Finding]) -> TraceSummary {
         var bySite = statistics.updatesBySite
         for node in outputTable.values where node.updateCount > 0 {
-            bySite[node.site, default: (0, 0)].updates &+= node.updateCount
-            bySite[node.site, default: (0, 0)].outputs &+= 1
+            bySite[node.siteKey, default: (0, 0)].updates &+= node.updateCount
+            bySite[node.siteKey, default: (0, 0)].outputs &+= 1
         }
         let top = bySite.map {
-            TraceSummary.SiteActivity(site: $0.key, updates: $0.value.updates, outputs: $0.value.outputs)
+            TraceSummary.SiteActivity(site: symbols.site($0.key), updates: $0.value.updates, outputs: $0.value.outputs)
         }
         .sorted { ($1.updates, $0.site) < ($0.updates, $1.site) }
         .prefix(10)

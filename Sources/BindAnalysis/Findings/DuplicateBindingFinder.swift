@@ -2,17 +2,19 @@ import BindTraceModel
 
 /// The Binder bindings of one target from one site, whatever Output they are bound to.
 final class BindingGroup {
+    /// By symbol: grouping a bind hashes integers, not strings.
     struct Key: Hashable {
-        let target: BinderTarget
-        let site: SourceSite
+        let target: TargetKey
+        let site: SiteKey
     }
 
     let key: Key
-    var members: [SubscriptionNode] = []
+    // Unchecked: only the replay's thread touches a group, and never re-entrantly.
+    @exclusivity(unchecked) var members: [SubscriptionNode] = []
     /// The members at the moment there were most of them.
-    var peak: [SubscriptionNode] = []
-    var peakSequence: UInt64 = 0
-    var isCandidate = false
+    @exclusivity(unchecked) var peak: [SubscriptionNode] = []
+    @exclusivity(unchecked) var peakSequence: UInt64 = 0
+    @exclusivity(unchecked) var isCandidate = false
 
     init(key: Key) { self.key = key }
 
@@ -56,8 +58,8 @@ struct DuplicateBindingFinder {
     var containers = ContainerBindingFinder()
 
     mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
-        guard let target = node.target else { return }
-        let key = BindingGroup.Key(target: target, site: node.site)
+        guard let target = node.targetKey else { return }
+        let key = BindingGroup.Key(target: target, site: node.siteKey)
         let group: BindingGroup
         if let existing = groups[key] {
             group = existing
@@ -72,7 +74,9 @@ struct DuplicateBindingFinder {
         }
         group.members.append(node)
         node.bindingGroup = group
-        if group.members.count > group.peak.count {
+        // A peak of one is never reported: no snapshot (it would share `members`' storage, so the
+        // next removal would copy it) until there are two.
+        if group.members.count >= 2 && group.members.count > group.peak.count {
             group.peak = group.members
             group.peakSequence = sequence
             if group.members.count >= 2 && !group.isCandidate {
@@ -102,8 +106,8 @@ struct DuplicateBindingFinder {
 
     func findings() -> [Finding] {
         struct Site: Hashable {
-            let site: SourceSite
-            let targetType: String
+            let site: SiteKey
+            let targetType: UInt32
         }
         var bySite: [Site: (peak: [SubscriptionNode], instances: Int, sequence: UInt64)] = [:]
         for group in candidates {
@@ -121,9 +125,9 @@ struct DuplicateBindingFinder {
                 bySite[key] = (peak, 1, group.peakSequence)
             }
         }
-        return bySite.map { key, value in
+        return bySite.map { _, value in
             finding(
-                site: key.site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
+                site: value.peak[0].site, target: value.peak[0].target, peak: value.peak, instances: value.instances,
                 sequence: value.sequence)
         } + containers.findings()
     }
@@ -197,7 +201,7 @@ struct DuplicateBindingFinder {
 final class ContainerGroup {
     struct Key: Hashable {
         let container: UInt64
-        let site: SourceSite
+        let site: SiteKey
     }
 
     let key: Key
@@ -219,22 +223,22 @@ final class ContainerGroup {
 struct ContainerBindingFinder {
     private var groups: [ContainerGroup.Key: ContainerGroup] = [:]
     /// Container binds so far, by site.
-    private var siteCounts: [SourceSite: Int] = [:]
+    private var siteCounts: [SiteKey: Int] = [:]
     /// Per site: the largest set of bindings seen piled up, and the number of containers.
-    private var reported: [SourceSite: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
+    private var reported: [SiteKey: (members: [SubscriptionNode], containers: Set<UInt64>, sequence: UInt64)] = [:]
 
     /// Returns whether the container is being used again without being emptied.
     @discardableResult
     mutating func contained(_ node: SubscriptionNode, container: UInt64, sequence: UInt64) -> Bool {
         guard node.target == nil, !node.isInternal, node.unboundAt == nil else { return false }
         node.container = container
-        let key = ContainerGroup.Key(container: container, site: node.site)
+        let key = ContainerGroup.Key(container: container, site: node.siteKey)
         let group = groups[key] ?? ContainerGroup(key: key)
         groups[key] = group
-        let count = siteCounts[node.site, default: 0]
+        let count = siteCounts[node.siteKey, default: 0]
         // Another container got a bind from this site since this one's last: a pool used in turn.
         let reusedInTurn = !group.members.isEmpty && group.lastSiteCount != count
-        siteCounts[node.site] = count + 1
+        siteCounts[node.siteKey] = count + 1
         group.lastSiteCount = count + 1
         let stale: [SubscriptionNode]
         if reusedInTurn {
@@ -257,13 +261,13 @@ struct ContainerBindingFinder {
         guard !stale.isEmpty else { return false }
         for older in stale where older.supersededBy == nil { older.supersededBy = node }
         let members = stale + [node]
-        var entry = reported[node.site] ?? ([], [], sequence)
+        var entry = reported[node.siteKey] ?? ([], [], sequence)
         entry.containers.insert(container)
         if members.count > entry.members.count {
             entry.members = members
             entry.sequence = sequence
         }
-        reported[node.site] = entry
+        reported[node.siteKey] = entry
         return true
     }
 
@@ -275,7 +279,9 @@ struct ContainerBindingFinder {
     }
 
     func findings() -> [Finding] {
-        reported.compactMap { site, entry in
+        reported.compactMap { _, entry in
+            // Every member was bound at the entry's site.
+            let site = entry.members[0].site
             guard entry.members.contains(where: \.inFocus) else { return nil }
             var outputs: [OutputNode] = []
             for member in entry.members {

@@ -11,6 +11,9 @@ struct StructuralCycleFinder {
     private static let searchLimit = 100_000
 
     mutating func check(_ edge: EdgeState, replay: Replay, sequence: UInt64) {
+        // Most new edges end at an Output nothing is derived from yet: no circle, and no search to set up.
+        guard let derived = replay.output(id: edge.derived), derived.outgoing.contains(where: { $0.role != .pastInner })
+        else { return }
         // Depth-first from `derived` along live edges; a path back to `source` closes a circle.
         var parent: [UInt64: UInt64] = [edge.derived: edge.derived]
         var pending = [edge.derived]

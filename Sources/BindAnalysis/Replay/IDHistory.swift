@@ -9,6 +9,8 @@ struct IDHistory {
     var rangeCount: Int { ranges.count }
 
     func contains(_ id: UInt64) -> Bool {
+        // The common question: a new id, past every id gone so far.
+        if let last = ranges.last, id > last.upperBound { return false }
         guard let index = indexOfLast(atMost: id) else { return false }
         return ranges[index].contains(id)
     }

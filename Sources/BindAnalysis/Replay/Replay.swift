@@ -25,12 +25,12 @@ import BindTraceModel
 ///   except bounded scans on rare events (feedback loops, releases with edges).
 public final class Replay {
     public let options: AnalysisOptions
-    /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).
-    public private(set) var errors: [TraceError] = []
-    /// Every inconsistency found, including those not kept in ``errors``.
-    public private(set) var errorCount = 0
     // Hot state: exclusivity is not checked at run time (the replay is single-threaded and never
-    // re-enters itself); the checks cost a fifth of the replay.
+    // re-enters itself); the checks cost a fifth of the replay, and a tenth of a bind.
+    /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).
+    @exclusivity(unchecked) public private(set) var errors: [TraceError] = []
+    /// Every inconsistency found, including those not kept in ``errors``.
+    @exclusivity(unchecked) public private(set) var errorCount = 0
     /// The sequence number of the latest event applied.
     @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
     /// How deep the latest event is nested in deliveries on its thread (0: top level).
@@ -38,6 +38,8 @@ public final class Replay {
     /// Counts and durations for ``TraceSummary``.
     @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
 
+    /// The texts nodes refer to by symbol.
+    let symbols = SymbolTable()
     let outputTable = IDTable<OutputNode>()
     let subscriptionTable = IDTable<SubscriptionNode>()
     /// Open scopes, and placeholders for scopes that began before the recording.
@@ -54,25 +56,32 @@ public final class Replay {
     }
     /// Released Outputs that open frames still refer to: frames do not retain their Output (a
     /// retain and release per update), so these are kept alive here until their last frame closes.
-    var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
+    @exclusivity(unchecked) var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
 
-    var feedbackCycles = FeedbackCycleFinder()
-    var duplicateBindings = DuplicateBindingFinder()
-    var danglingBinders = DanglingBinderFinder()
-    var structuralCycles = StructuralCycleFinder()
+    @exclusivity(unchecked) var feedbackCycles = FeedbackCycleFinder()
+    @exclusivity(unchecked) var duplicateBindings = DuplicateBindingFinder()
+    @exclusivity(unchecked) var danglingBinders = DanglingBinderFinder()
+    @exclusivity(unchecked) var structuralCycles = StructuralCycleFinder()
     /// Abandoned subscriptions that kept receiving values after their scope ended, until their
     /// Output was released (``LeakFinder`` reports them with those still bound at the end).
-    var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
+    @exclusivity(unchecked) var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
     /// Set on the first such event; a trace that records them but has none may set it up front.
-    package var recordsHandles = false
+    @exclusivity(unchecked) package var recordsHandles = false
     /// Containers emptied after the scope that filled them ended: used once per configuration (a
     /// reused cell's bag), so what they hold now is meant to stay until their next use.
-    var reusedContainers: Set<UInt64> = []
+    @exclusivity(unchecked) var reusedContainers: Set<UInt64> = []
     private var finished: [Finding]?
+    /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
+    private let looksForFeedbackCycles: Bool
+    private let looksForStructuralCycles: Bool
+    private let looksForDanglingBinders: Bool
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
+        looksForFeedbackCycles = options.kinds.contains(.feedbackCycle)
+        looksForStructuralCycles = options.kinds.contains(.structuralCycle)
+        looksForDanglingBinders = options.kinds.contains(.danglingBinder)
     }
 
     /// A replay of the trace `reader` reads: format 1.1 and later record Subscription handles and
@@ -98,12 +107,21 @@ public final class Replay {
     public func apply(_ event: TraceEvent) {
         if let compact = CompactEvent(event) {
             applyCompact(compact)
-        } else {
-            applyDetailed(
-                event.kind,
-                at: CompactEvent(
-                    sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
-                    kind: .detailed(0)))
+            return
+        }
+        let at = CompactEvent(
+            sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: .detailed(0))
+        switch event.kind {
+        case .bound(let binding):
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            applyBound(BindingRecord(binding, symbols: symbols), event: at)
+        case .outputCreated(let creation):
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            applyCreated(CreationRecord(creation, symbols: symbols), event: at)
+        default:
+            applyDetailed(event.kind, at: at)
         }
     }
 
@@ -111,9 +129,20 @@ public final class Replay {
     @inline(__always)
     package func apply(_ batch: borrowing EventBatch, at index: Int) {
         let event = batch.events[index]
-        if case .detailed(let detail) = event.kind {
+        switch event.kind {
+        case .detailed(let detail):
             applyDetailed(batch.details[detail], at: event)
-        } else {
+        case .bound(let binding):
+            symbols.take(batch)
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            applyBound(BindingRecord(batch.bindings[binding], symbols: symbols), event: event)
+        case .outputCreated(let creation):
+            symbols.take(batch)
+            lastSequence = event.sequence
+            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            applyCreated(CreationRecord(batch.creations[creation], symbols: symbols), event: event)
+        default:
             applyCompact(event)
         }
     }
@@ -155,8 +184,8 @@ public final class Replay {
         case .handleReleased(let subscription):
             lastDepth = 0
             applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
-        case .detailed:
-            // Its kind is in its batch: `apply(_:at:)` applies it whole.
+        case .detailed, .bound, .outputCreated:
+            // Its fields are in its batch: `apply(_:at:)` applies it whole.
             break
         }
     }
@@ -170,11 +199,6 @@ public final class Replay {
             applyUpdate(output: output, cause: cause, preview: preview, of: "updated", event: event)
         case .fired(let output, let cause, let preview):
             applyUpdate(output: output, cause: cause, preview: preview, of: "fired", event: event)
-        case .bound(let binding):
-            applyBound(binding, event: event)
-        case .outputCreated(let creation):
-            if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
-            applyCreated(creation, event: event)
         case .scopeBegan(let id, let parent, let name, let site):
             lastDepth = 0
             applyScopeBegan(id: id, parent: parent, name: name, site: site, event: event)
@@ -183,9 +207,9 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
-        case .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded, .subscriptionContained,
-            .handleReleased:
-            // Never detailed: these always have a compact form (`applyCompact`).
+        case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
+            .subscriptionContained, .handleReleased:
+            // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
             break
         }
     }
@@ -286,7 +310,7 @@ public final class Replay {
             }
             if hasSuperseded { duplicateBindings.delivered(output: output, sequence: event.sequence) }
             // Feedback: this Output's own update is still open on this thread.
-            if hasOpenUpdate, let cause, options.kinds.contains(.feedbackCycle) {
+            if hasOpenUpdate, let cause, looksForFeedbackCycles {
                 feedbackCycles.check(
                     reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
                     sequence: event.sequence, replay: self)
@@ -301,20 +325,21 @@ public final class Replay {
             thread: event.thread)
     }
 
-    private func applyBound(_ binding: TraceEvent.Binding, event: CompactEvent) {
+    private func applyBound(_ binding: BindingRecord, event: CompactEvent) {
         if binding.preexisting {
             lastDepth = 0
             // A capture starting during a file recording announces again what is already known.
-            if subscriptionTable[binding.subscription] != nil { return }
+            if subscriptionTable.reference(binding.subscription) != nil { return }
         } else {
             enter(binding.cause, event: event)
+            // Unretained lookups: a frame holds no reference, and a test needs none.
             push(
                 Frame(
-                    sequence: event.sequence, kind: .bind, output: outputTable[binding.output],
+                    sequence: event.sequence, kind: .bind, outputReference: outputTable.reference(binding.output),
                     outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
                     boundSubscription: binding.subscription),
                 thread: event.thread)
-            if subscriptionTable[binding.subscription] != nil {
+            if subscriptionTable.reference(binding.subscription) != nil {
                 record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
                 return
             }
@@ -327,7 +352,7 @@ public final class Replay {
         let outputNode = liveOutput(binding.output, of: "bound", event: event)
         let scope = scopeNode(binding.scope, event: event)
         let node = SubscriptionNode(
-            binding, outputNode: outputNode, scope: scope, boundAt: event.sequence,
+            binding, symbols: symbols, outputNode: outputNode, scope: scope, boundAt: event.sequence,
             inFocus: isInFocus(scope))
         subscriptionTable[binding.subscription] = node
         outputNode?.boundCount += 1
@@ -390,8 +415,9 @@ public final class Replay {
         node.timeAtAbandon = time
     }
 
-    private func applyCreated(_ creation: TraceEvent.OutputCreation, event: CompactEvent) {
-        if let existing = outputTable[creation.output] {
+    private func applyCreated(_ creation: CreationRecord, event: CompactEvent) {
+        if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
+        if let existing = outputTable.reference(creation.output)?.takeUnretainedValue() {
             if creation.preexisting {
                 // Announced again (a new capture during a file recording): not a new Output.
                 if let label = creation.label { existing.label = label }
@@ -405,7 +431,8 @@ public final class Replay {
             keptReleased[creation.output] = nil
         }
         let scope = scopeNode(creation.scope, event: event)
-        let node = OutputNode(creation, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
+        let node = OutputNode(
+            creation, symbols: symbols, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
         outputTable[creation.output] = node
         statistics.created(creation.kind)
     }
@@ -450,7 +477,7 @@ public final class Replay {
         let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
         sourceNode.outgoing.append(edge)
         derivedNode.incoming.append(edge)
-        if options.kinds.contains(.structuralCycle) {
+        if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
     }
@@ -477,7 +504,7 @@ public final class Replay {
         let edge = EdgeState(source: inner, derived: flatMap, operation: .flatMap, role: .currentInner)
         innerNode.outgoing.append(edge)
         flatMapNode.incoming.append(edge)
-        if options.kinds.contains(.structuralCycle) {
+        if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
     }
@@ -499,7 +526,7 @@ public final class Replay {
             node.firstDanglingUpdate =
                 stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
         }
-        if options.kinds.contains(.danglingBinder) { danglingBinders.delivered(node, sequence: event.sequence) }
+        if looksForDanglingBinders { danglingBinders.delivered(node, sequence: event.sequence) }
     }
 
     private func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: CompactEvent) {

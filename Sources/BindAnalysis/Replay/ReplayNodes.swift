@@ -1,12 +1,95 @@
 import BindTraceModel
 
+/// A bind as the replay applies it, from a batch or a ``TraceEvent``: its strings as symbols.
+struct BindingRecord {
+    let subscription: UInt64
+    let output: UInt64
+    let site: SiteKey
+    let isInternal: Bool
+    let target: TargetKey?
+    let scope: UInt64
+    let preexisting: Bool
+    let cause: TraceCause?
+
+    @inline(__always)
+    init(_ binding: CompactBinding, symbols: SymbolTable) {
+        subscription = binding.subscription
+        output = binding.output
+        site = SiteKey(
+            file: symbols.symbol(ofTraceString: binding.file), line: UInt(truncatingIfNeeded: binding.line))
+        isInternal = binding.isInternal
+        target = binding.target.map {
+            TargetKey(type: symbols.symbol(ofTraceString: $0.type), identity: $0.identity)
+        }
+        scope = binding.scope
+        preexisting = binding.preexisting
+        cause = binding.cause
+    }
+
+    init(_ binding: TraceEvent.Binding, symbols: SymbolTable) {
+        subscription = binding.subscription
+        output = binding.output
+        site = SiteKey(file: symbols.intern(binding.site.file), line: binding.site.line)
+        isInternal = binding.isInternal
+        target = binding.target.map { TargetKey(type: symbols.intern($0.type), identity: $0.identity) }
+        scope = binding.scope
+        preexisting = binding.preexisting
+        cause = binding.cause
+    }
+}
+
+/// An Output's creation as the replay applies it: its strings as symbols (the rare label as text).
+struct CreationRecord {
+    let output: UInt64
+    let kind: OutputKind
+    let valueType: UInt32
+    let site: SiteKey
+    let label: String?
+    let scope: UInt64
+    let preexisting: Bool
+    let cause: TraceCause?
+
+    @inline(__always)
+    init(_ creation: CompactCreation, symbols: SymbolTable) {
+        output = creation.output
+        kind = creation.kind
+        valueType = symbols.symbol(ofTraceString: creation.valueType)
+        site = SiteKey(
+            file: symbols.symbol(ofTraceString: creation.file), line: UInt(truncatingIfNeeded: creation.line))
+        label = creation.label == 0 ? nil : symbols[symbols.symbol(ofTraceString: creation.label)]
+        scope = creation.scope
+        preexisting = creation.preexisting
+        cause = creation.cause
+    }
+
+    init(_ creation: TraceEvent.OutputCreation, symbols: SymbolTable) {
+        output = creation.output
+        kind = creation.kind
+        valueType = symbols.intern(creation.valueType)
+        site = SiteKey(file: symbols.intern(creation.site.file), line: creation.site.line)
+        label = creation.label
+        scope = creation.scope
+        preexisting = creation.preexisting
+        cause = creation.cause
+    }
+}
+
 /// A live Output inside the replay. A class, so the hot path mutates it in place after one lookup.
+///
+/// Its state is not checked for exclusive access at run time (here and in ``SubscriptionNode``):
+/// the replay is single-threaded and never re-enters itself, and the checks cost more than the
+/// bookkeeping of a bind or release.
 final class OutputNode {
     let id: UInt64
     let kind: OutputKind
-    let valueType: String
-    let site: SourceSite
-    var label: String?
+    let valueTypeSymbol: UInt32
+    let siteKey: SiteKey
+    /// The replay's table, which outlives every node (nodes never leave their replay): not
+    /// retained, so making and freeing a node costs no reference counting for it.
+    unowned(unsafe) let symbols: SymbolTable
+    var valueType: String { symbols[valueTypeSymbol] }
+    var site: SourceSite { symbols.site(siteKey) }
+    @exclusivity(unchecked) var label: String?
     let scope: ScopeNode?
     let isPreexisting: Bool
     let createdAt: UInt64
@@ -21,8 +104,8 @@ final class OutputNode {
     @exclusivity(unchecked) var supersededBindings = 0
     /// A user subscription bound from outside its scope, after its scope ended: it is shared,
     /// long-lived by design, not that scope's leak.
-    var usedOutsideScope = false
-    var releasedAt: UInt64?
+    @exclusivity(unchecked) var usedOutsideScope = false
+    @exclusivity(unchecked) var releasedAt: UInt64?
     /// Subscriptions bound to it now.
     @exclusivity(unchecked) var boundCount = 0
     /// Update and fire frames of this Output open on any thread: a cheap test before a stack scan.
@@ -30,18 +113,19 @@ final class OutputNode {
     /// Frames (update, fire or bind) that refer to it, on any thread; see ``Replay/releasedWithOpenFrames``.
     @exclusivity(unchecked) var frameReferences = 0
     /// Edges into it (its sources) and out of it (what is derived from it).
-    var incoming: [EdgeState] = []
-    var outgoing: [EdgeState] = []
+    @exclusivity(unchecked) var incoming: [EdgeState] = []
+    @exclusivity(unchecked) var outgoing: [EdgeState] = []
     /// The flatMap whose current inner Output this is (0: none).
-    var innerOf: UInt64 = 0
+    @exclusivity(unchecked) var innerOf: UInt64 = 0
 
     init(
-        _ creation: TraceEvent.OutputCreation, scope: ScopeNode?, createdAt: UInt64, inFocus: Bool
+        _ creation: CreationRecord, symbols: SymbolTable, scope: ScopeNode?, createdAt: UInt64, inFocus: Bool
     ) {
         id = creation.output
         kind = creation.kind
-        valueType = creation.valueType
-        site = creation.site
+        valueTypeSymbol = creation.valueType
+        siteKey = creation.site
+        self.symbols = symbols
         label = creation.label
         self.scope = scope
         isPreexisting = creation.preexisting
@@ -63,45 +147,52 @@ final class SubscriptionNode {
     let output: UInt64
     /// `nil` when the trace bound it to an Output it never created.
     let outputNode: OutputNode?
-    let site: SourceSite
+    let siteKey: SiteKey
     let isInternal: Bool
-    let target: BinderTarget?
+    let targetKey: TargetKey?
+    /// As ``OutputNode/symbols``.
+    unowned(unsafe) let symbols: SymbolTable
+    var site: SourceSite { symbols.site(siteKey) }
+    var target: BinderTarget? { targetKey.map(symbols.target) }
     let scope: ScopeNode?
     let isPreexisting: Bool
     let boundAt: UInt64
     let inFocus: Bool
-    var danglingDeliveries: UInt64 = 0
-    var firstDangling: UInt64 = 0
+    @exclusivity(unchecked) var danglingDeliveries: UInt64 = 0
+    @exclusivity(unchecked) var firstDangling: UInt64 = 0
     /// The update that first delivered to it with its target gone (0: none).
-    var firstDanglingUpdate: UInt64 = 0
-    var unboundAt: UInt64?
-    /// The group of Binder bindings it counts in, for duplicate detection.
-    /// Weak: the group holds its members, and the finder holds the groups.
-    weak var bindingGroup: BindingGroup?
+    @exclusivity(unchecked) var firstDanglingUpdate: UInt64 = 0
+    @exclusivity(unchecked) var unboundAt: UInt64?
+    /// The group of Binder bindings it counts in, for duplicate detection. Not retained (the group
+    /// holds its members): set only while it is a member, and a group with members is kept by its
+    /// finder. Neither weak (a side table per group) nor strong (a cycle).
+    @exclusivity(unchecked) unowned(unsafe) var bindingGroup: BindingGroup?
     /// The newer binding of the same target from the same site that superseded it, while both were bound.
-    var supersededBy: SubscriptionNode?
+    @exclusivity(unchecked) var supersededBy: SubscriptionNode?
     /// The first update of its Output that reached it after it was superseded (0: none yet).
-    var supersededDelivery: UInt64 = 0
+    @exclusivity(unchecked) var supersededDelivery: UInt64 = 0
     /// The `SubscriptionContainer` holding it (0: none recorded).
-    var container: UInt64 = 0
-    weak var containerGroup: ContainerGroup?
+    @exclusivity(unchecked) var container: UInt64 = 0
+    /// As ``bindingGroup``, for container groups.
+    @exclusivity(unchecked) unowned(unsafe) var containerGroup: ContainerGroup?
     /// When its `Subscription` handle was released while it was still bound: nothing can unbind it now.
-    var handleReleasedAt: UInt64?
+    @exclusivity(unchecked) var handleReleasedAt: UInt64?
     /// Its Output's update count and the time when it became a leak candidate: its scope ended
     /// (and, when the trace records handles, its handle was released).
-    var updatesAtAbandon: UInt64?
-    var timeAtAbandon: UInt64 = 0
+    @exclusivity(unchecked) var updatesAtAbandon: UInt64?
+    @exclusivity(unchecked) var timeAtAbandon: UInt64 = 0
 
     init(
-        _ binding: TraceEvent.Binding, outputNode: OutputNode?, scope: ScopeNode?, boundAt: UInt64,
+        _ binding: BindingRecord, symbols: SymbolTable, outputNode: OutputNode?, scope: ScopeNode?, boundAt: UInt64,
         inFocus: Bool
     ) {
         id = binding.subscription
         output = binding.output
         self.outputNode = outputNode
-        site = binding.site
+        siteKey = binding.site
         isInternal = binding.isInternal
-        target = binding.target
+        targetKey = binding.target
+        self.symbols = symbols
         self.scope = scope
         isPreexisting = binding.preexisting
         self.boundAt = boundAt
@@ -127,9 +218,11 @@ final class ScopeNode {
     /// The time the scope ended (0 while open).
     var endTime: UInt64 = 0
     let inFocus: Bool
+    // Unchecked: the replay is single-threaded and never re-enters a scope's bookkeeping; the
+    // dynamic checks cost a bind more than the append.
     /// User subscriptions bound directly in this scope (some may be unbound since; compacted).
-    var subscriptions: [SubscriptionNode] = []
-    var boundSubscriptions = 0
+    @exclusivity(unchecked) var subscriptions: [SubscriptionNode] = []
+    @exclusivity(unchecked) var boundSubscriptions = 0
 
     init(id: UInt64, parent: ScopeNode?, name: String, site: SourceSite?, beganAt: UInt64, inFocus: Bool) {
         self.id = id
@@ -152,6 +245,8 @@ final class ScopeNode {
 
     /// Notes a user subscription bound in this scope.
     func add(_ subscription: SubscriptionNode) {
+        // A cell's scope binds a few: one allocation instead of three as the array grows.
+        if subscriptions.isEmpty { subscriptions.reserveCapacity(4) }
         boundSubscriptions += 1
         if subscriptions.count >= 32 && subscriptions.count > 2 * boundSubscriptions {
             subscriptions.removeAll { $0.unboundAt != nil }
