@@ -3,6 +3,7 @@
 ///
 /// docs/trace-format.md describes the layout. Changing a value here changes the format: bump
 /// ``TraceFormat/majorVersion`` for incompatible changes, ``TraceFormat/minorVersion`` for new tags.
+@usableFromInline
 package enum TraceFormat {
     /// The first 8 bytes of every trace file.
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
@@ -22,6 +23,7 @@ package enum TraceFormat {
     package static let maximumRecordLength = 64 * 1024
 
     /// The kind of a record; the raw value is its first byte.
+    @usableFromInline
     package enum Tag: UInt8, Sendable {
         // Metadata: no sequence number.
         case clock = 1
@@ -52,10 +54,12 @@ package enum TraceFormat {
     }
 
     /// Bits of a `bound` record's flags.
+    @usableFromInline
     package enum BindFlag {
-        package static let `internal`: UInt64 = 1
-        package static let binder: UInt64 = 2
-        package static let preexisting: UInt64 = 4
+        // Computed, so the recorder's inlined encoders fold them in.
+        @inlinable package static var `internal`: UInt64 { 1 }
+        @inlinable package static var binder: UInt64 { 2 }
+        @inlinable package static var preexisting: UInt64 { 4 }
     }
 
     /// The 16-byte file header: magic, major and minor version (little endian), flags.

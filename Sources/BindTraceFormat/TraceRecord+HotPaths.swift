@@ -1,7 +1,31 @@
-// The recorder's hot events encoded in place, byte for byte what `TraceRecord.encode(at:)` writes for
-// the same event: the generic path builds an `EventRecord` of up to eight fields and switches on it
-// twice, which costs a traced bind + unbind more than the rest of its recording.
-extension TraceRecord {
+/// The recorder's hot events encoded in place, byte for byte what `TraceRecord.encode(at:)` writes
+/// for the same event: the generic path builds an `EventRecord` of up to eight fields and switches
+/// on it twice, which costs a traced bind + unbind more than the rest of its recording.
+/// `@usableFromInline`, so the recorder (another module) inlines them: an `@inlinable` member of a
+/// type that is not stays a call.
+@usableFromInline
+package enum RecordEncoder {
+    /// An update (or fire) without a preview, written at `base` in one pass: the recorder's hot path.
+    /// Writes exactly the bytes the general encoder writes for
+    /// `.event(delta:, .update(output:, cause:, preview: nil))`; returns how many (at most 42).
+    @inlinable
+    package static func encodeUpdate(
+        at base: UnsafeMutablePointer<UInt8>, fire: Bool, delta: UInt64, output: UInt64, causeBack: UInt64,
+        causeSubscription: UInt64
+    ) -> Int {
+        base[0] = fire ? 15 : 14  // TraceFormat.Tag.fire, .update
+        // Each field is at most 10 bytes, so the payload is under 128 and its length is one byte.
+        var count = 2
+        count = writeVarint(delta, at: base, count)
+        count = writeVarint(output, at: base, count)
+        count = writeVarint(causeBack, at: base, count)
+        if causeBack != 0 { count = writeVarint(causeSubscription, at: base, count) }
+        base[count] = 0  // no preview
+        count += 1
+        base[1] = UInt8(count - 2)
+        return count
+    }
+
     /// Encodes `.event(delta, .bound(…))` of a closure's or operator's subscription (no Binder
     /// target) at `base`; returns the bytes written (at most 92).
     @inlinable
@@ -40,5 +64,18 @@ extension TraceRecord {
         if cause.back != 0 { count = writeVarint(cause.subscription, at: base, count) }
         base[1] = UInt8(count - 2)
         return count
+    }
+
+    @inlinable
+    package static func writeVarint(_ value: UInt64, at base: UnsafeMutablePointer<UInt8>, _ start: Int) -> Int {
+        var value = value
+        var count = start
+        while value >= 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count += 1
+            value >>= 7
+        }
+        base[count] = UInt8(value)
+        return count + 1
     }
 }

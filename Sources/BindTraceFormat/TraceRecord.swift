@@ -29,9 +29,10 @@ package enum TraceRecord: Equatable, Sendable {
 
 /// The cause of an event as written: how many events back the delivering event is (0: no cause),
 /// and the subscription whose closure was running.
+@usableFromInline
 package struct CauseField: Equatable, Sendable {
-    package var back: UInt64
-    package var subscription: UInt64
+    @usableFromInline package var back: UInt64
+    @usableFromInline package var subscription: UInt64
 
     @inlinable
     package init(back: UInt64, subscription: UInt64) {
@@ -97,44 +98,6 @@ package enum EventRecord: Equatable, Sendable {
         case .contained: .contained
         case .handleReleased: .handleReleased
         }
-    }
-}
-
-// MARK: - Encoding
-
-extension TraceRecord {
-    /// An update (or fire) without a preview, written at `base` in one pass: the recorder's hot path.
-    /// Writes exactly the bytes the general encoder writes for
-    /// `.event(delta:, .update(output:, cause:, preview: nil))`; returns how many (at most 42).
-    @inlinable
-    package static func encodeUpdate(
-        at base: UnsafeMutablePointer<UInt8>, fire: Bool, delta: UInt64, output: UInt64, causeBack: UInt64,
-        causeSubscription: UInt64
-    ) -> Int {
-        base[0] = fire ? 15 : 14  // TraceFormat.Tag.fire, .update
-        // Each field is at most 10 bytes, so the payload is under 128 and its length is one byte.
-        var count = 2
-        count = writeVarint(delta, at: base, count)
-        count = writeVarint(output, at: base, count)
-        count = writeVarint(causeBack, at: base, count)
-        if causeBack != 0 { count = writeVarint(causeSubscription, at: base, count) }
-        base[count] = 0  // no preview
-        count += 1
-        base[1] = UInt8(count - 2)
-        return count
-    }
-
-    @inlinable
-    static func writeVarint(_ value: UInt64, at base: UnsafeMutablePointer<UInt8>, _ start: Int) -> Int {
-        var value = value
-        var count = start
-        while value >= 0x80 {
-            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
-            count += 1
-            value >>= 7
-        }
-        base[count] = UInt8(value)
-        return count + 1
     }
 }
 
@@ -384,7 +347,7 @@ extension TraceFormat.Tag {
 
 extension TraceRecord {
     /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
-    /// events), as ``encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
+    /// events), as ``RecordEncoder/encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
     /// recorder's. Reads the fields ``decode(_:_:)`` reads for
     /// `.event(delta:, .update(output:, cause:, preview: nil))` (or `.fire`), with the same errors.
     ///

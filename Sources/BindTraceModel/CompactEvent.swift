@@ -5,11 +5,11 @@ import BindTraceFormat
 ///
 /// The common events (updates and fires without a preview, unbinds, releases, edges, …) are whole
 /// here. Binds and Output creations, a tenth of a trace, are in their batch's ``EventBatch/bindings``
-/// and ``EventBatch/creations`` with their strings as the trace's string ids (``TraceStrings`` gives
+/// and ``EventBatch/creations`` with their strings as the trace's string ids (``DefinedStrings`` gives
 /// the texts). The rare events with other strings (a scope's beginning, a mark, a label, a value
 /// preview) are ``Kind/detailed(_:)``: their ``TraceEvent/Kind``, strings resolved, is in the
 /// ``EventBatch/details`` of the batch. ``TraceEvent`` is built from it
-/// (``TraceStrings/event(in:at:)``), so both forms hold the same event.
+/// (``DefinedStrings/event(in:at:)``), so both forms hold the same event.
 package struct CompactEvent: Equatable, Sendable {
     /// As ``TraceEvent/sequence``.
     package var sequence: UInt64

@@ -14,7 +14,7 @@ package struct EventBatch: Sendable {
     package var details: [TraceEvent.Kind] = []
     /// The strings the trace defined since the reader's previous batch, the first with id
     /// ``firstString``: a consumer that takes every batch in order knows every id the events use
-    /// (``TraceStrings``).
+    /// (``DefinedStrings``).
     package var strings: [String] = []
     package var firstString = 0
     /// How many bytes of the trace had been consumed after the batch's last record.

@@ -16,7 +16,7 @@ import Musl
 ///
 /// ```swift
 /// let readAhead = TraceReadAhead(reader)
-/// var strings = TraceStrings()
+/// var strings = DefinedStrings()
 /// while let batch = readAhead.next() {
 ///     strings.take(batch)
 ///     for index in 0..<batch.count { use(strings.event(in: batch, at: index)) }

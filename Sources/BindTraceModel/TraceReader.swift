@@ -173,7 +173,7 @@ public final class TraceReader {
                 batch.failure = error
             }
         }
-        // The strings defined since the previous batch, for the consumer's ``TraceStrings``.
+        // The strings defined since the previous batch, for the consumer's ``DefinedStrings``.
         batch.firstString = stringsHandedOut
         if stringsHandedOut < strings.count {
             batch.strings += strings[stringsHandedOut...]

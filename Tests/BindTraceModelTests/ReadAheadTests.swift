@@ -74,7 +74,7 @@ func readAheadRead(_ bytes: [UInt8], batches: Int = 3, batchSize: Int) throws ->
     let readAhead = TraceReadAhead(reader, batches: batches, batchSize: batchSize)
     var events: [TraceEvent] = []
     var failure: TraceReadError?
-    var strings = TraceStrings()
+    var strings = DefinedStrings()
     while let batch = readAhead.next() {
         #expect(batch.count <= batchSize)
         strings.take(batch)
@@ -158,7 +158,7 @@ struct ReadAheadTests {
         let reader = try TraceReader(bytes: trace.bytes)
         var batch = EventBatch()
         var events: [TraceEvent] = []
-        var strings = TraceStrings()
+        var strings = DefinedStrings()
         repeat {
             reader.read(into: &batch, maximumEvents: 10)
             strings.take(batch)
@@ -207,7 +207,7 @@ struct CompactEventTests {
         trace.end()
         let reader = try TraceReader(bytes: trace.bytes)
         var batch = EventBatch()
-        var strings = TraceStrings()
+        var strings = DefinedStrings()
         var binds = 0
         var creations = 0
         repeat {

@@ -74,7 +74,7 @@ struct TraceFormatTests {
                         TraceRecord.event(delta: delta, event).encode(into: &expected)
                         var buffer = [UInt8](repeating: 0xAA, count: 64)
                         let count = buffer.withUnsafeMutableBufferPointer {
-                            TraceRecord.encodeUpdate(
+                            RecordEncoder.encodeUpdate(
                                 at: $0.baseAddress!, fire: fire, delta: delta, output: output, causeBack: cause.back,
                                 causeSubscription: cause.subscription)
                         }
@@ -106,7 +106,7 @@ struct TraceFormatTests {
                         ).encode(into: &expected)
                         var buffer = [UInt8](repeating: 0xAA, count: 128)
                         let count = buffer.withUnsafeMutableBufferPointer {
-                            TraceRecord.encodeBound(
+                            RecordEncoder.encodeBound(
                                 at: $0.baseAddress!, delta: other, subscription: value, output: other, file: value ^ 3,
                                 line: other, flags: flags, scope: value, cause: cause)
                         }
@@ -119,7 +119,7 @@ struct TraceFormatTests {
                             .encode(into: &expected)
                         var buffer = [UInt8](repeating: 0xAA, count: 64)
                         let count = buffer.withUnsafeMutableBufferPointer {
-                            TraceRecord.encodeUnbound(
+                            RecordEncoder.encodeUnbound(
                                 at: $0.baseAddress!, delta: value, subscription: other, reason: reason, cause: cause)
                         }
                         #expect(count <= 52)

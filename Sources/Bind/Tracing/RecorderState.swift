@@ -238,7 +238,7 @@ struct RecorderState {
         guard let binder else {
             let outputID = output.id
             return appendInPlace(maximumLength: 92, cause: cause) { base, delta, field in
-                TraceRecord.encodeBound(
+                RecordEncoder.encodeBound(
                     at: base, delta: delta, subscription: id, output: outputID, file: fileID, line: line, flags: flags,
                     scope: scope, cause: field)
             }
@@ -260,7 +260,7 @@ struct RecorderState {
         }
         let id = subscription.recordedID()
         appendInPlace(maximumLength: 52, cause: cause) { base, delta, field in
-            TraceRecord.encodeUnbound(at: base, delta: delta, subscription: id, reason: reason, cause: field)
+            RecordEncoder.encodeUnbound(at: base, delta: delta, subscription: id, reason: reason, cause: field)
         }
     }
 
@@ -341,7 +341,7 @@ struct RecorderState {
         let id = output.id
         // Tag, length, and four varints of at most 10 bytes, and the empty preview.
         return appendInPlace(maximumLength: 43, cause: cause) { base, delta, field in
-            TraceRecord.encodeUpdate(
+            RecordEncoder.encodeUpdate(
                 at: base, fire: fire, delta: delta, output: id, causeBack: field.back,
                 causeSubscription: field.subscription)
         }
@@ -377,7 +377,7 @@ struct RecorderState {
         let own = record.sequence
         let back = causeBack(record.cause_event, own: own)
         if count + 43 > Self.bufferCapacity { handOn() }
-        count += TraceRecord.encodeUpdate(
+        count += RecordEncoder.encodeUpdate(
             at: buffer + count, fire: record.fire != 0, delta: delta, output: record.output, causeBack: back,
             causeSubscription: record.cause_subscription)
         lastWritten = own

@@ -2,12 +2,12 @@
 /// ``EventBatch`` brings the strings defined since the previous one (``EventBatch/strings``).
 ///
 /// ```swift
-/// var strings = TraceStrings()
+/// var strings = DefinedStrings()
 /// reader.read(into: &batch)
 /// strings.take(batch)
 /// for index in 0..<batch.count { print(strings.event(in: batch, at: index)) }
 /// ```
-package struct TraceStrings {
+package struct DefinedStrings {
     /// By id; id 0 is the empty string ("none").
     package private(set) var texts: [String] = [""]
 
