@@ -7,14 +7,14 @@
 
 _Atomic(bool) bt_recording_flag = false;
 _Atomic(bool) bt_previews_flag = false;
-bind_lock bt_recording_lock_storage;
+_Alignas(64) bt_lock_line bt_recording_lock_line;
 _Atomic(void *) bt_recorder_state_storage = NULL;
 _Atomic(bool) bt_recorder_ready_flag = false;
 _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;
 
-_Atomic(uint64_t) bt_stream_word = 0;
+_Alignas(64) bt_stream_line bt_stream;
 
 _Thread_local bt_cause bt_current_cause = {0, 0};
 _Thread_local bt_ring *bt_current_ring = NULL;

@@ -61,7 +61,11 @@ static inline bt_cause *bt_cause_slot(void) { return &bt_current_cause; }
 #define BT_SEQUENCE_BITS 44
 #define BT_SEQUENCE_MASK 0xFFFFFFFFFFFull
 #define BT_EPOCH_MASK 0xFFFFF
-extern _Atomic(uint64_t) bt_stream_word;
+/// The word, on a cache line of its own: every event writes it, so nothing another thread reads
+/// on its way (the recording flag every probe reads) may share the line.
+typedef struct { _Atomic(uint64_t) word; char rest_of_line[56]; } bt_stream_line;
+extern _Alignas(64) bt_stream_line bt_stream;
+#define bt_stream_word (bt_stream.word)
 
 /// Takes the next sequence number (the recording lock held).
 static inline uint64_t bt_stream_take(void) {
@@ -188,10 +192,12 @@ void bt_rings_reset_after_fork(void);
 /// The recording lock and the recorder's state, reached by every recorded event without a lazy
 /// global's once-check: the lock is a zero-initialised global, and the state's address is published
 /// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
-extern bind_lock bt_recording_lock_storage;
+/// On a cache line of its own, as the stream word is: every locked event writes it.
+typedef struct { bind_lock lock; char rest_of_line[60]; } bt_lock_line;
+extern _Alignas(64) bt_lock_line bt_recording_lock_line;
 extern _Atomic(void *) bt_recorder_state_storage;
 extern _Atomic(bool) bt_recorder_ready_flag;
-static inline bind_lock *bt_recording_lock(void) { return &bt_recording_lock_storage; }
+static inline bind_lock *bt_recording_lock(void) { return &bt_recording_lock_line.lock; }
 static inline bool bt_recorder_ready(void) {
     return atomic_load_explicit(&bt_recorder_ready_flag, memory_order_acquire);
 }
