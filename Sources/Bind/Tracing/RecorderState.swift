@@ -10,7 +10,7 @@ import CBindTrace
 /// Every event takes its sequence number from the stream word (`bt_stream_word`). The locked
 /// events are encoded at once; updates recorded without the lock wait in their threads' rings, and
 /// each locked event first merges the rings' records numbered before it, so the buffer always holds
-/// events in sequence order (docs/trace-format.md, "Threads").
+/// events in sequence order (docs/trace-format.md, "Event records").
 struct RecorderState {
     /// A buffer is handed on when it holds this much.
     static let bufferThreshold = 64 * 1024
