@@ -407,10 +407,15 @@ struct RecorderState {
         guard let ring, ring.pointee.thread != lastThread else { return }
         lastThread = ring.pointee.thread
         if ring.pointee.name_generation != strings.generation {
-            if ring == bt_ring_current() { bt_ring_read_name(ring) }
-            // The crash flush interns nothing (a new string allocates): the thread goes unnamed.
-            ring.pointee.name_id = crashDescriptor >= 0 ? 0 : intern(Self.name(of: ring))
-            ring.pointee.name_generation = crashDescriptor >= 0 ? 0 : strings.generation
+            if crashDescriptor >= 0 {
+                // The crash flush looks nothing up and interns nothing (a new string allocates):
+                // the thread goes unnamed.
+                ring.pointee.name_id = 0
+            } else {
+                if ring == bt_ring_current() { bt_ring_read_name(ring) }
+                ring.pointee.name_id = intern(Self.name(of: ring))
+                ring.pointee.name_generation = strings.generation
+            }
         }
         appendRecord(.thread(index: UInt64(ring.pointee.thread), name: ring.pointee.name_id))
     }
