@@ -30,6 +30,10 @@ public final class TraceReader {
     public private(set) var lostEvents: UInt64 = 0
     /// Bytes at the end that hold an incomplete record and were ignored (the trace was cut short).
     public private(set) var ignoredBytes = 0
+    /// Events whose cause comes from before the trace's first event, read as top level: the
+    /// recording (a capture or a file that joined a running stream) began during a delivery.
+    /// Expected whenever a sink joins while another thread delivers, so not a warning.
+    @exclusivity(unchecked) public private(set) var causesBeforeStart = 0
     /// Why the trace is not whole, once it has been read to its end: empty for a whole trace. A
     /// gate should fail on a trace with gaps unless the user accepts incomplete traces.
     public var gaps: [TraceGap] {
@@ -74,7 +78,6 @@ public final class TraceReader {
     private var skippedTags: Set<UInt8> = []
     /// The one-event batch ``next()`` decodes into.
     @exclusivity(unchecked) private var single = EventBatch()
-    @exclusivity(unchecked) private var droppedCauses = 0
 
     /// ``TraceFormat/maximumRecordLength``, read once: a global of another module is a call per record.
     private let maximumRecordLength = UInt64(TraceFormat.maximumRecordLength)
@@ -464,7 +467,7 @@ public final class TraceReader {
     }
 
     /// The cause, or nil; a cause from before the trace's first event (a recording that started
-    /// during a delivery) is dropped and counted.
+    /// during a delivery) is dropped and counted in ``causesBeforeStart``.
     private func resolve(_ cause: CauseField) -> TraceCause? {
         resolve(back: cause.back, subscription: cause.subscription)
     }
@@ -473,7 +476,7 @@ public final class TraceReader {
     private func resolve(back: UInt64, subscription: UInt64) -> TraceCause? {
         guard back != 0 else { return nil }
         guard back < sequence else {
-            droppedCauses += 1
+            causesBeforeStart += 1
             return nil
         }
         return TraceCause(subscription: subscription, event: sequence - back)
@@ -528,13 +531,6 @@ public final class TraceReader {
     private func finish(at offset: Int) {
         finished = true
         closeSource()
-        if droppedCauses > 0 {
-            warnings.append(
-                TraceWarning(
-                    offset: offset,
-                    message: "\(droppedCauses) events name a cause from before the trace started (recording began "
-                        + "during a delivery); they are treated as top level"))
-        }
         if !isComplete {
             warnings.append(
                 TraceWarning(

@@ -351,6 +351,60 @@ struct RingRecordingTests {
         #expect(updatesSeen > 0, "the threads' updates reached the captures")
     }
 
+    @Test("a capture that begins during a delivery: the running capture keeps its causes, the new one reads them as top level")
+    func captureJoiningMidDelivery() throws {
+        final class Joined: @unchecked Sendable {
+            let begun = DispatchSemaphore(value: 0)
+            let finish = DispatchSemaphore(value: 0)
+            let ended = DispatchSemaphore(value: 0)
+            var recording: BindTrace.Recording?
+        }
+        let joined = Joined()
+        let outer = try #require(
+            BindTrace.capture {
+                let source = Output<Int>(value: 0).labeled("joined source")
+                let derived = Output<Int>(value: 0).labeled("joined derived")
+                source.bind { value in
+                    guard value == 1 else { return }
+                    // Another test's capture begins on another thread while this delivery runs.
+                    Thread {
+                        joined.recording = BindTrace.capture {
+                            joined.begun.signal()
+                            joined.finish.wait()
+                        }
+                        joined.ended.signal()
+                    }.start()
+                    joined.begun.wait()
+                    derived.update(withValue: value)
+                    joined.finish.signal()
+                }
+                source.update(withValue: 1)
+                joined.ended.wait()
+            })
+
+        let events = try ownEvents(of: outer)
+        let labels = Dictionary(
+            events.compactMap { event -> (String, UInt64)? in
+                if case .labeled(let output, let label) = event.kind { (label, output) } else { nil }
+            }, uniquingKeysWith: { first, _ in first })
+        let source = try #require(labels["joined source"])
+        let derived = try #require(labels["joined derived"])
+        let sourceUpdate = try #require(
+            events.first { if case .updated(source, _, _) = $0.kind { true } else { false } })
+        let derivedUpdate = try #require(
+            events.first { if case .updated(derived, _, _) = $0.kind { true } else { false } })
+        #expect(derivedUpdate.kind.cause?.event == sourceUpdate.sequence, "the running capture keeps the cause")
+
+        let inner = try #require(joined.recording)
+        let reader = try inner.reader()
+        let innerEvents = try reader.readAll()
+        let innerDerived = innerEvents.filter { if case .updated(derived, _, _) = $0.kind { true } else { false } }
+        #expect(innerDerived.count == 1, "the update after the join is in the new capture")
+        #expect(innerDerived.first?.kind.cause == nil, "its cause came before the capture: read as top level")
+        #expect(reader.causesBeforeStart >= 1)
+        #expect(reader.warnings.isEmpty, "a capture joining during a delivery is expected, not a problem")
+    }
+
     @Test("64 threads that each update, then end: every update is in the trace, in each thread's order")
     func threadsThatEnd() throws {
         let rounds = 16

@@ -41,8 +41,9 @@ struct RecorderState {
     var streamEpoch: UInt32 = 0
     /// The sequence number of the last event in the buffer (or handed on).
     var lastWritten: UInt64 = 0
-    /// Causes before this event belong to a delivery that began before the newest sink joined.
-    var firstJoinedEvent: UInt64 = 1
+    /// The stream's first event: a cause before it is one a thread still carries from an earlier
+    /// stream, which no sink of this one can resolve.
+    var streamFirstEvent: UInt64 = 1
     var lastTicks: UInt64 = 0
     var lastThread: UInt32 = 0
     var threadCount: UInt32 = 0
@@ -127,13 +128,12 @@ struct RecorderState {
         let last = bt_stream_set_epoch(epoch)
         mergeRings(through: last)
         handOn()
-        firstJoinedEvent = last + 1
         lastThread = 0
     }
 
     /// Starts a new stream: string ids and announcements start over. Sequence numbers go on from
     /// the last stream's (a reader counts from its first event, and causes count back), so a cause
-    /// a thread still carries from an earlier stream is told apart, as one from before a join is.
+    /// a thread still carries from an earlier stream is told apart and dropped.
     private mutating func openStream() {
         count = 0
         eventsInBuffer = 0
@@ -141,7 +141,7 @@ struct RecorderState {
         streamEpoch = epoch
         // The rings are empty: the last stream's close merged them, and took no update since.
         lastWritten = bt_stream_set_epoch(epoch)
-        firstJoinedEvent = lastWritten + 1
+        streamFirstEvent = lastWritten + 1
         lastThread = 0
         strings.reset()
         streamOpen = true
@@ -265,7 +265,9 @@ struct RecorderState {
     }
 
     /// The cause as the event numbered `own` writes it: events back from it, or none when the
-    /// cause is older than the newest sink (which could not resolve it).
+    /// cause is older than the stream. A cause older than a sink that joined later is kept: the
+    /// sinks share the stream's bytes, and the older ones resolve it (a reader drops a cause from
+    /// before its first event; docs/trace-format.md, "Captures").
     func causeField(_ cause: bt_cause, own: UInt64) -> CauseField {
         let back = causeBack(cause.event, own: own)
         return CauseField(back: back, subscription: back == 0 ? 0 : cause.subscription)
@@ -274,7 +276,7 @@ struct RecorderState {
     /// How many events back from `own` its cause `event` is (0: none; see ``causeField(_:own:)``).
     @inline(__always)
     func causeBack(_ event: UInt64, own: UInt64) -> UInt64 {
-        event >= firstJoinedEvent && event < own ? own - event : 0
+        event >= streamFirstEvent && event < own ? own - event : 0
     }
 
     // MARK: - Encoding
