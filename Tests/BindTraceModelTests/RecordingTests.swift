@@ -281,42 +281,42 @@ struct RecordingTests {
     }
 }
 
+/// Checks that every update and bind in `events` is of an Output created earlier in them, and
+/// that every cause names an earlier update, fire or bind delivering to a subscription bound
+/// earlier (a cause counts events back, so one misplaced event breaks those after it). Returns
+/// how many updates there are.
+@discardableResult
+private func checkConsistent(_ events: [TraceEvent]) -> Int {
+    var created: Set<UInt64> = []
+    var bound: Set<UInt64> = []
+    var deliveries: Set<UInt64> = []
+    var updates = 0
+    for event in events {
+        if let cause = event.kind.cause {
+            #expect(deliveries.contains(cause.event), "a cause names an earlier update, fire or bind")
+            #expect(bound.contains(cause.subscription), "a cause names a subscription bound earlier")
+        }
+        switch event.kind {
+        case .outputCreated(let creation): created.insert(creation.output)
+        case .bound(let binding):
+            #expect(created.contains(binding.output), "a bind of an Output the trace created")
+            bound.insert(binding.subscription)
+            deliveries.insert(event.sequence)
+        case .updated(let output, _, _), .fired(let output, _, _):
+            #expect(created.contains(output), "an update of an Output the trace created")
+            deliveries.insert(event.sequence)
+            updates += 1
+        default: break
+        }
+    }
+    return updates
+}
+
 /// Updates are recorded without the recording lock, into their thread's ring, and merged into the
 /// stream in sequence order (docs/trace-format.md, "Threads"): the merge must lose nothing, keep
 /// causes pointing at the right events, and never hand a capture an update it was not told of.
 @Suite("Updates recorded by several threads at once")
 struct RingRecordingTests {
-    /// Checks that every update and bind in `events` is of an Output created earlier in them, and
-    /// that every cause names an earlier update, fire or bind delivering to a subscription bound
-    /// earlier (a cause counts events back, so one misplaced event breaks those after it). Returns
-    /// how many updates there are.
-    @discardableResult
-    private func checkConsistent(_ events: [TraceEvent]) -> Int {
-        var created: Set<UInt64> = []
-        var bound: Set<UInt64> = []
-        var deliveries: Set<UInt64> = []
-        var updates = 0
-        for event in events {
-            if let cause = event.kind.cause {
-                #expect(deliveries.contains(cause.event), "a cause names an earlier update, fire or bind")
-                #expect(bound.contains(cause.subscription), "a cause names a subscription bound earlier")
-            }
-            switch event.kind {
-            case .outputCreated(let creation): created.insert(creation.output)
-            case .bound(let binding):
-                #expect(created.contains(binding.output), "a bind of an Output the trace created")
-                bound.insert(binding.subscription)
-                deliveries.insert(event.sequence)
-            case .updated(let output, _, _), .fired(let output, _, _):
-                #expect(created.contains(output), "an update of an Output the trace created")
-                deliveries.insert(event.sequence)
-                updates += 1
-            default: break
-            }
-        }
-        return updates
-    }
-
     @Test("captures that begin and end while 4 threads update: each is consistent and gets updates")
     func capturesJoinWhileThreadsUpdate() throws {
         let threads = 4
@@ -470,6 +470,39 @@ struct TraceFileTests {
         }
         let id = try #require(labeled.first)
         #expect(events.filter { if case .updated(id, _, _) = $0.kind { true } else { false } }.count == 500)
+    }
+
+    @Test("a file recorded while 4 threads update fast: the merger and the threads merge in turn, nothing is lost")
+    func fileWhileThreadsUpdateFast() throws {
+        // Each thread fills its ring past the mark that wakes the merger (the flusher thread) many
+        // times, so its rings are merged by the merger, by a full ring's own thread, and at stop.
+        let threads = 4
+        let updates = 40_000
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        try BindTrace.startRecording(toFile: path)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            let source = Output<Int>(value: 0).labeled("fast file source")
+            let derived = source.map { $0 + 1 }
+            let subscription = derived.bind { _ in }
+            for value in 1...updates { source.update(withValue: value) }
+            subscription.unsubscribe()
+        }
+        BindTrace.stopRecording()
+        let reader = try TraceReader(path: path)
+        let events = try reader.readAll()
+        #expect(reader.isComplete)
+        #expect(reader.warnings.isEmpty)
+        #expect(reader.lostEvents == 0)
+        checkConsistent(events)
+        var sources: Set<UInt64> = []
+        var counts: [UInt64: Int] = [:]
+        for event in events {
+            if case .labeled(let output, "fast file source") = event.kind { sources.insert(output) }
+            if case .updated(let output, _, _) = event.kind, sources.contains(output) { counts[output, default: 0] += 1 }
+        }
+        #expect(counts.count == threads)
+        #expect(counts.values.allSatisfy { $0 == updates })
     }
 
     @Test("starting to record an unwritable path is a clear error")

@@ -104,16 +104,16 @@ struct SubscriptionProbe {
 @usableFromInline
 struct OutputProbe {
     @usableFromInline typealias Preview = [UInt8]?
-    let kind: OutputKind
-    let valueType: Any.Type
-    let file: StaticString
-    let line: UInt
+    @usableFromInline let kind: OutputKind
+    @usableFromInline let valueType: Any.Type
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
     /// Guarded by the Output's lock; never changes once set. Unmanaged, so the hot path can borrow
     /// it without a retain: the probe owns one reference, given back by ``releaseInfo()``. (So a
     /// probe is never copied once its info is made: it lives in its subscriber list.)
     @usableFromInline var madeInfo: Unmanaged<OutputTraceInfo>?
 
-    @usableFromInline
+    @inlinable
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
         self.kind = kind
         self.valueType = valueType
@@ -143,14 +143,18 @@ struct OutputProbe {
     }
 
     /// Gives back the probe's reference to its info; called once, as its subscriber list goes.
-    @usableFromInline
+    @inlinable
     func releaseInfo() { madeInfo?.release() }
 
-    /// Runs as the Output is made, before it is shared.
-    @usableFromInline
+    /// Runs as the Output is made, before it is shared. The flag is checked inline, so an Output
+    /// made while nothing records makes no call.
+    @inlinable
     mutating func created() {
-        if bt_is_recording() { TraceRecorder.outputCreated(info) }
+        if bt_is_recording() { recordCreated() }
     }
+
+    @usableFromInline
+    mutating func recordCreated() { TraceRecorder.outputCreated(info) }
 
     /// Lock held.
     mutating func labeled<Value>(_ label: String, subscribers: inout ContiguousArray<Subscriber<Value>>) {
@@ -187,10 +191,24 @@ struct OutputProbe {
         }
     }
 
-    /// Called only while recording (see ``Probe``). The subscribers are walked only when the
-    /// recorder announces this Output (its first event in this recording).
-    @usableFromInline
+    /// Called only while recording (see ``Probe``). An update without a preview of an Output
+    /// this recording has announced goes to the thread's ring here, inline (see
+    /// ``TraceRecorder/updated(_:preview:subscribers:)``); the rest takes the recording lock.
+    @inlinable
     mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
+        -> DeliveryProbe
+    {
+        if preview == nil, let info = madeInfo {
+            let event = info._withUnsafeGuaranteedRef { bt_record_update($0.announcedCell, $0.id, $0.kind == .relay) }
+            if event != 0 { return DeliveryProbe(event: event) }
+        }
+        return updatedLocked(&subscribers, preview: preview)
+    }
+
+    /// The subscribers are walked only when the recorder announces this Output (its first event
+    /// in this recording).
+    @usableFromInline
+    mutating func updatedLocked<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
         -> DeliveryProbe
     {
         withInfo { info in
@@ -210,10 +228,16 @@ struct OutputProbe {
         }
     }
 
-    @usableFromInline
+    /// Checked inline, as ``created()`` is.
+    @inlinable
     mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // An Output with no trace info was never in a trace: its release concerns none.
-        guard bt_is_recording(), let info = madeInfo?.takeUnretainedValue() else { return }
+        if bt_is_recording() && madeInfo != nil { recordReleased(&subscribers) }
+    }
+
+    @usableFromInline
+    mutating func recordReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
+        guard let info = madeInfo?.takeUnretainedValue() else { return }
         Self.withProbes(&subscribers) { TraceRecorder.outputReleased(info, subscribers: $0) }
     }
 

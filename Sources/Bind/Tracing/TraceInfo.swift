@@ -7,8 +7,8 @@ import CBindTrace
 @usableFromInline
 final class OutputTraceInfo: @unchecked Sendable {
     /// Never reused within a process, unlike `ObjectIdentifier`.
-    let id: UInt64
-    let kind: OutputKind
+    @usableFromInline let id: UInt64
+    @usableFromInline let kind: OutputKind
     let valueType: Any.Type
     let file: StaticString
     let line: UInt
@@ -16,7 +16,7 @@ final class OutputTraceInfo: @unchecked Sendable {
     var label: String?
     /// Holds the recording (epoch) in which this Output's creation was last written (0: never):
     /// written with the recording lock held, read by the lock-free update path too.
-    let announcedCell = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    @usableFromInline let announcedCell = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
 
     /// The recording in which this Output's creation was last written (0: never).
     var announcedEpoch: UInt32 {

@@ -23,7 +23,8 @@ import Musl
 ///   only recorder lock an Output's lock is held around, and nothing does I/O under it: a full
 ///   buffer is moved to the pending chunks and written later.
 /// - ``writeLock`` serialises writes to the file. It is taken outside the recording lock (by the
-///   flusher every 100 ms, by a thread whose event left many chunks pending, and when stopping).
+///   flusher every 100 ms and as it merges, by a thread whose event left many chunks pending, and
+///   when stopping).
 @usableFromInline
 enum TraceRecorder {
     /// Guards `state`; taken by every event but the ring updates. See the type's documentation. A C global, so reaching it
@@ -162,6 +163,41 @@ enum TraceRecorder {
         drain()
     }
 
+    /// The merger's step, on the flusher thread: merges the updates the rings hold into the buffer
+    /// and writes the full chunks, so the threads that record seldom do either. Merges in slices,
+    /// so a locked event never waits long for the recording lock. Returns how many it merged.
+    static func mergeNow() -> UInt64 {
+        let slice: UInt64 = 1024
+        var merged: UInt64 = 0
+        var target: UInt64?
+        while true {
+            bind_lock_lock(recordingLock)
+            guard state.pointee.streamOpen else {
+                bind_lock_unlock(recordingLock)
+                return merged
+            }
+            let before = state.pointee.lastWritten
+            let end = target ?? bt_stream_last()
+            target = end
+            // Every number up to `end` not yet written is an update in a ring: the locked events
+            // are written as they take their numbers, and none can while this lock is held.
+            if end > before { state.pointee.mergeRings(through: min(end, before + slice)) }
+            let after = state.pointee.lastWritten
+            let pending = !state.pointee.pendingChunks.isEmpty
+            bind_lock_unlock(recordingLock)
+            merged += after - before
+            if pending { drain() }
+            if after >= end || after == before { return merged }
+        }
+    }
+
+    /// Whether a ring is full enough that the merger should not sleep.
+    static func ringsNeedMerging() -> Bool {
+        bind_lock_lock(recordingLock)
+        defer { bind_lock_unlock(recordingLock) }
+        return bt_rings_fullest() >= UInt64(BT_RING_WAKE_AT)
+    }
+
     /// Starts a capture; see `RecorderState.beginCapture`.
     static func beginCapture() -> Int {
         withLock { state in
@@ -216,20 +252,17 @@ enum TraceRecorder {
         }
     }
 
-    /// Records an update (or a fire, for a Relay). An update without a preview of an Output this
-    /// recording has announced goes to the thread's ring without the recording lock; the others
-    /// take it. `subscribers` is run only when the Output must be announced (its first event in
-    /// this recording), so a traced update never walks them.
+    /// Records an update (or a fire, for a Relay) with the recording lock: one with a preview, one
+    /// of an Output this recording has not announced, or one the thread's ring had no room for.
+    /// (The probe first tries the ring, without the lock: `bt_record_update`.) `subscribers` is run
+    /// only when the Output must be announced (its first event in this recording), so a traced
+    /// update never walks them.
     @usableFromInline
     static func updated(
         _ output: OutputTraceInfo, preview: [UInt8]?,
         subscribers: ((SubscriberProbes) -> Void) -> Void
     ) -> UInt64 {
         let fire = output.kind == .relay
-        if preview == nil {
-            let event = bt_record_update(output.announcedCell, output.id, fire)
-            if event != 0 { return event }
-        }
         let cause = bt_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
