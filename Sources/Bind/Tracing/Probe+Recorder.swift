@@ -113,7 +113,8 @@ struct OutputProbe {
     /// probe is never copied once its info is made: it lives in its subscriber list.)
     @usableFromInline var madeInfo: Unmanaged<OutputTraceInfo>?
 
-    @inlinable
+    /// Not inlinable: inlined, it makes `Output.init` too large to inline where an Output is made.
+    @usableFromInline
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
         self.kind = kind
         self.valueType = valueType
@@ -146,15 +147,12 @@ struct OutputProbe {
     @inlinable
     func releaseInfo() { madeInfo?.release() }
 
-    /// Runs as the Output is made, before it is shared. The flag is checked inline, so an Output
-    /// made while nothing records makes no call.
-    @inlinable
-    mutating func created() {
-        if bt_is_recording() { recordCreated() }
-    }
-
+    /// Runs as the Output is made, before it is shared. A call (the flag checked inside it): inlined,
+    /// the check makes `Output.init` too large to inline where an Output is made.
     @usableFromInline
-    mutating func recordCreated() { TraceRecorder.outputCreated(info) }
+    mutating func created() {
+        if bt_is_recording() { TraceRecorder.outputCreated(info) }
+    }
 
     /// Lock held.
     mutating func labeled<Value>(_ label: String, subscribers: inout ContiguousArray<Subscriber<Value>>) {
