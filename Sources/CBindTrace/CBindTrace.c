@@ -76,7 +76,9 @@ bt_ring *bt_ring_claim(void) {
     }
     if (ring == NULL) {
         void *memory = NULL;
-        if (posix_memalign(&memory, 64, sizeof(bt_ring)) != 0) memory = NULL;
+        // Whole cache lines: the merging thread writes the ring's last fields (its name's id),
+        // which must share no line with what another thread uses (false sharing).
+        if (posix_memalign(&memory, 64, (sizeof(bt_ring) + 63) / 64 * 64) != 0) memory = NULL;
         ring = memory;
         bt_update_record *records = malloc(sizeof(bt_update_record) * BT_RING_CAPACITY);
         if (ring == NULL || records == NULL) {
@@ -132,77 +134,10 @@ uint64_t bt_rings_pending(void) {
     return pending;
 }
 
-uint64_t bt_rings_fullest(void) {
-    uint64_t fullest = 0;
-    for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
-        uint64_t held = atomic_load_explicit(&ring->tail, memory_order_acquire) -
-                        atomic_load_explicit(&ring->head, memory_order_relaxed);
-        if (held > fullest) fullest = held;
-    }
-    return fullest;
-}
-
 void bt_rings_reset_after_fork(void) {
     for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
         atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->tail, memory_order_relaxed), memory_order_relaxed);
         atomic_store_explicit(&ring->owner_alive, ring == bt_current_ring, memory_order_relaxed);
     }
     last_found = NULL;
-}
-
-// MARK: - The merger's sleep
-
-_Atomic(bool) bt_merger_idle = false;
-static pthread_mutex_t merger_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t merger_wakeup;
-static pthread_once_t merger_once = PTHREAD_ONCE_INIT;
-/// Guarded by `merger_mutex`.
-static bool merger_woken = false;
-static bool merger_wakeup_made = false;
-
-static void make_merger_wakeup(void) {
-    pthread_condattr_t attributes;
-    pthread_condattr_init(&attributes);
-#if !defined(__APPLE__)
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
-#endif
-    pthread_cond_init(&merger_wakeup, &attributes);
-    pthread_condattr_destroy(&attributes);
-    merger_wakeup_made = true;
-}
-
-void bt_merger_wake(void) {
-    pthread_once(&merger_once, make_merger_wakeup);
-    pthread_mutex_lock(&merger_mutex);
-    merger_woken = true;
-    pthread_cond_signal(&merger_wakeup);
-    pthread_mutex_unlock(&merger_mutex);
-}
-
-bool bt_merger_sleep(uint64_t deadline) {
-    pthread_once(&merger_once, make_merger_wakeup);
-    struct timespec until = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
-    pthread_mutex_lock(&merger_mutex);
-    while (!merger_woken) {
-#if defined(__APPLE__)
-        uint64_t now = bt_monotonic_ns();
-        if (now >= deadline) break;
-        struct timespec wait = {(time_t)((deadline - now) / 1000000000u), (long)((deadline - now) % 1000000000u)};
-        if (pthread_cond_timedwait_relative_np(&merger_wakeup, &merger_mutex, &wait) != 0) break;
-#else
-        if (pthread_cond_timedwait(&merger_wakeup, &merger_mutex, &until) != 0) break;
-#endif
-    }
-    bool woken = merger_woken;
-    merger_woken = false;
-    pthread_mutex_unlock(&merger_mutex);
-    (void)until;
-    return woken;
-}
-
-void bt_merger_reset_after_fork(void) {
-    pthread_mutex_init(&merger_mutex, NULL);
-    if (merger_wakeup_made) make_merger_wakeup();
-    merger_woken = false;
-    atomic_store(&bt_merger_idle, false);
 }

@@ -472,10 +472,10 @@ struct TraceFileTests {
         #expect(events.filter { if case .updated(id, _, _) = $0.kind { true } else { false } }.count == 500)
     }
 
-    @Test("a file recorded while 4 threads update fast: the merger and the threads merge in turn, nothing is lost")
+    @Test("a file recorded while 4 threads update fast: the threads, the flusher and the stop merge in turn, nothing is lost")
     func fileWhileThreadsUpdateFast() throws {
-        // Each thread fills its ring past the mark that wakes the merger (the flusher thread) many
-        // times, so its rings are merged by the merger, by a full ring's own thread, and at stop.
+        // Each thread fills its ring many times, so the rings are merged by a full ring's own
+        // thread, by the other threads' locked events, by the flusher and at stop.
         let threads = 4
         let updates = 40_000
         let path = temporaryTracePath()

@@ -104,10 +104,10 @@ struct SubscriptionProbe {
 @usableFromInline
 struct OutputProbe {
     @usableFromInline typealias Preview = [UInt8]?
-    @usableFromInline let kind: OutputKind
-    @usableFromInline let valueType: Any.Type
-    @usableFromInline let file: StaticString
-    @usableFromInline let line: UInt
+    let kind: OutputKind
+    let valueType: Any.Type
+    let file: StaticString
+    let line: UInt
     /// Guarded by the Output's lock; never changes once set. Unmanaged, so the hot path can borrow
     /// it without a retain: the probe owns one reference, given back by ``releaseInfo()``. (So a
     /// probe is never copied once its info is made: it lives in its subscriber list.)
@@ -226,7 +226,7 @@ struct OutputProbe {
         }
     }
 
-    /// Checked inline, as ``created()`` is.
+    /// The flag is checked inline: releasing an Output while nothing records makes no call.
     @inlinable
     mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // An Output with no trace info was never in a trace: its release concerns none.

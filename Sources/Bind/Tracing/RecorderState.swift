@@ -25,7 +25,8 @@ struct RecorderState {
         var events: Int
     }
 
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: RecorderState.bufferCapacity)
+    /// On whole cache lines, as the state itself (``TraceRecorder/state``).
+    let buffer = TraceRecorder.cacheLineAligned(UInt8.self, count: RecorderState.bufferCapacity)
     var count = 0
     var eventsInBuffer = 0
     var pendingChunks: [Chunk] = []

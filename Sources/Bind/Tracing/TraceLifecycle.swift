@@ -35,32 +35,13 @@ enum TraceLifecycle {
         var thread = pthread_t()
         _ = pthread_create(
             &thread, nil,
-            { _ in TraceLifecycle.runFlusher() }, nil)
+            { _ in
+                while true {
+                    usleep(100_000)
+                    TraceRecorder.flushNow()
+                }
+            }, nil)
         pthread_detach(thread)
-    }
-
-    /// The flusher thread: every 100 ms it flushes the buffer to the file. It is also the rings'
-    /// merger: a thread whose ring fills halfway wakes it (`BT_RING_WAKE_AT`), and it merges, then
-    /// again after short pauses while each round finds a good share of a ring, so a thread that
-    /// records fast leaves the encoding and the writing to the other core.
-    private static func runFlusher() -> Never {
-        let period: UInt64 = 100_000_000
-        let busy = UInt64(BT_RING_WAKE_AT / 4)
-        var tick = bt_monotonic_ns() + period
-        while true {
-            bt_merger_set_idle(true)
-            // Looked at after saying so: a ring that reached the mark before is seen here, one that
-            // reaches it after wakes the sleep.
-            let woken = TraceRecorder.ringsNeedMerging() || bt_merger_sleep(tick)
-            bt_merger_set_idle(false)
-            if woken {
-                while TraceRecorder.mergeNow() >= busy, bt_monotonic_ns() < tick { usleep(50) }
-            }
-            if bt_monotonic_ns() >= tick {
-                TraceRecorder.flushNow()
-                tick = bt_monotonic_ns() + period
-            }
-        }
     }
 
     /// Called with the recorder's write lock held.
@@ -157,7 +138,6 @@ enum TraceLifecycle {
         TraceRecorder.recordingLock.initialize(to: bind_lock())
         pthread_mutex_init(TraceRecorder.writeLock, nil)
         flusherStarted = false
-        bt_merger_reset_after_fork()
         let pattern = TraceRecorder.state.pointee.filePattern
         TraceRecorder.state.pointee.resetAfterFork()
         TraceRecorder.file?.abandon()

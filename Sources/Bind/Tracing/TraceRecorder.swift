@@ -23,8 +23,7 @@ import Musl
 ///   only recorder lock an Output's lock is held around, and nothing does I/O under it: a full
 ///   buffer is moved to the pending chunks and written later.
 /// - ``writeLock`` serialises writes to the file. It is taken outside the recording lock (by the
-///   flusher every 100 ms and as it merges, by a thread whose event left many chunks pending, and
-///   when stopping).
+///   flusher every 100 ms, by a thread whose event left many chunks pending, and when stopping).
 @usableFromInline
 enum TraceRecorder {
     /// Guards `state`; taken by every event but the ring updates. See the type's documentation. A C global, so reaching it
@@ -36,12 +35,23 @@ enum TraceRecorder {
         pthread_mutex_init(lock, nil)
         return lock
     }()
-    /// Everything the recording lock guards. Allocated once and never freed.
+    /// Everything the recording lock guards. Allocated once and never freed, on cache lines of its
+    /// own: the thread that merges writes it for every update it merges, and another thread's
+    /// object on the same line (malloc packs small blocks together) would have every retain of it
+    /// wait for the line (false sharing: a traced map chain took 3× its time while another thread
+    /// merged, when a merging thread was tried; BENCHMARKS.md).
     nonisolated(unsafe) static let state: UnsafeMutablePointer<RecorderState> = {
-        let state = UnsafeMutablePointer<RecorderState>.allocate(capacity: 1)
+        let state = cacheLineAligned(RecorderState.self)
         state.initialize(to: RecorderState())
         return state
     }()
+
+    /// Memory for `count` values of `T` on whole cache lines of its own; never freed.
+    static func cacheLineAligned<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
+        let lines = (MemoryLayout<T>.stride * count + 63) / 64
+        return UnsafeMutableRawPointer.allocate(byteCount: lines * 64, alignment: 64)
+            .bindMemory(to: T.self, capacity: count)
+    }
     /// The file, guarded by `writeLock`.
     nonisolated(unsafe) static var file: TraceFile?
 
@@ -161,41 +171,6 @@ enum TraceRecorder {
         state.pointee.flush()
         bind_lock_unlock(recordingLock)
         drain()
-    }
-
-    /// The merger's step, on the flusher thread: merges the updates the rings hold into the buffer
-    /// and writes the full chunks, so the threads that record seldom do either. Merges in slices,
-    /// so a locked event never waits long for the recording lock. Returns how many it merged.
-    static func mergeNow() -> UInt64 {
-        let slice: UInt64 = 1024
-        var merged: UInt64 = 0
-        var target: UInt64?
-        while true {
-            bind_lock_lock(recordingLock)
-            guard state.pointee.streamOpen else {
-                bind_lock_unlock(recordingLock)
-                return merged
-            }
-            let before = state.pointee.lastWritten
-            let end = target ?? bt_stream_last()
-            target = end
-            // Every number up to `end` not yet written is an update in a ring: the locked events
-            // are written as they take their numbers, and none can while this lock is held.
-            if end > before { state.pointee.mergeRings(through: min(end, before + slice)) }
-            let after = state.pointee.lastWritten
-            let pending = !state.pointee.pendingChunks.isEmpty
-            bind_lock_unlock(recordingLock)
-            merged += after - before
-            if pending { drain() }
-            if after >= end || after == before { return merged }
-        }
-    }
-
-    /// Whether a ring is full enough that the merger should not sleep.
-    static func ringsNeedMerging() -> Bool {
-        bind_lock_lock(recordingLock)
-        defer { bind_lock_unlock(recordingLock) }
-        return bt_rings_fullest() >= UInt64(BT_RING_WAKE_AT)
     }
 
     /// Starts a capture; see `RecorderState.beginCapture`.

@@ -103,26 +103,7 @@ typedef struct {
     uint64_t fire;
 } bt_update_record;
 
-#define BT_RING_CAPACITY 4096
-/// A ring this full wakes the merger (the flusher thread) if it sleeps: the recording thread
-/// seldom merges its own updates, and it never waits for the merger (a full ring is merged by
-/// the thread that fills it).
-#define BT_RING_WAKE_AT (BT_RING_CAPACITY / 2)
-
-/// Set while the merger sleeps (`bt_merger_sleep`).
-extern _Atomic(bool) bt_merger_idle;
-/// The merger says it is about to sleep (then looks at the rings once more) or awake.
-static inline void bt_merger_set_idle(bool idle) {
-    atomic_store(&bt_merger_idle, idle);
-    atomic_thread_fence(memory_order_seq_cst);
-}
-/// Wakes the merger.
-void bt_merger_wake(void);
-/// The merger sleeps until `deadline` (CLOCK_MONOTONIC nanoseconds) or a wake; returns whether
-/// it was woken.
-bool bt_merger_sleep(uint64_t deadline);
-/// The merger's wake-up state, anew (a forked child: the merger thread was not copied).
-void bt_merger_reset_after_fork(void);
+#define BT_RING_CAPACITY 1024
 
 /// One thread's updates in sequence order: written only by its thread (`tail`), read and consumed
 /// only with the recording lock held (`head`). A ring outlives its thread and is reused, once
@@ -158,8 +139,7 @@ static inline uint64_t bt_record_update(const uint32_t *announced, uint64_t outp
     bt_ring *ring = bt_current_ring;
     if (ring == NULL) return 0;
     uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-    uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire);
-    if (tail - head >= BT_RING_CAPACITY) return 0;
+    if (tail - atomic_load_explicit(&ring->head, memory_order_acquire) >= BT_RING_CAPACITY) return 0;
     uint64_t epoch = bt_epoch_load(announced);
     if (epoch == 0) return 0;
     uint64_t word = atomic_load_explicit(&bt_stream_word, memory_order_relaxed);
@@ -176,11 +156,6 @@ static inline uint64_t bt_record_update(const uint32_t *announced, uint64_t outp
     record->cause_subscription = bt_current_cause.subscription;
     record->fire = fire;
     atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
-    if (tail + 1 - head == BT_RING_WAKE_AT) {
-        // Ordered against the merger's "idle, then look at the rings" (`bt_merger_idle`).
-        atomic_thread_fence(memory_order_seq_cst);
-        if (atomic_load_explicit(&bt_merger_idle, memory_order_relaxed)) bt_merger_wake();
-    }
     return sequence;
 }
 
@@ -207,8 +182,6 @@ static inline void bt_ring_consume(bt_ring *ring) {
 }
 /// The records waiting in every ring.
 uint64_t bt_rings_pending(void);
-/// How many updates the fullest ring holds. Recording lock held.
-uint64_t bt_rings_fullest(void);
 /// Empties every ring; only the calling thread keeps its own (a forked child: the other threads
 /// are not copied). Recording lock held.
 void bt_rings_reset_after_fork(void);
