@@ -204,8 +204,8 @@ struct OutputProbe {
     }
 
     /// The subscribers are walked only when the recorder announces this Output (its first event
-    /// in this recording).
-    @usableFromInline
+    /// in this recording). Specialised, as ``recordReleased(_:)``.
+    @inlinable @inline(never)
     mutating func updatedLocked<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
         -> DeliveryProbe
     {
@@ -233,7 +233,10 @@ struct OutputProbe {
         if bt_is_recording() && madeInfo != nil { recordReleased(&subscribers) }
     }
 
-    @usableFromInline
+    /// Inlinable, so it is specialised for the Output's value type like the rest of its release
+    /// (unspecialised, reaching the subscribers' array looks up its type metadata: ~600
+    /// instructions); never inlined, so the untraced release stays small.
+    @inlinable @inline(never)
     mutating func recordReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         guard let info = madeInfo?.takeUnretainedValue() else { return }
         Self.withProbes(&subscribers) { TraceRecorder.outputReleased(info, subscribers: $0) }
@@ -259,13 +262,15 @@ struct OutputProbe {
         }
     }
 
-    @usableFromInline
+    /// Specialised, as ``recordReleased(_:)``.
+    @inlinable @inline(never)
     mutating func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
         guard bt_is_recording() else { return }
         TraceRecorder.handleReleased(subscriptionID: subscribers[index].probe.recordedID())
     }
 
-    @usableFromInline
+    /// Specialised, as ``recordReleased(_:)``.
+    @inlinable @inline(never)
     mutating func contained<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int, container: ContainerProbe
     ) {

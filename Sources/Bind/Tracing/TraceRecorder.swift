@@ -280,6 +280,7 @@ enum TraceRecorder {
         }
     }
 
+    @usableFromInline
     static func outputReleased(_ output: OutputTraceInfo, subscribers: SubscriberProbes) {
         withLock { state in
             // Every sink that saw the Output gets its release, whatever captures began since: a
@@ -338,6 +339,7 @@ enum TraceRecorder {
     }
 
     /// A Subscription was added to a SubscriptionContainer.
+    @usableFromInline
     static func subscriptionContained(subscriptionID: UInt64, containerID: UInt64) {
         withLock { state in
             guard state.streamOpen else { return }
@@ -346,6 +348,7 @@ enum TraceRecorder {
     }
 
     /// The Subscription handle was released while its binding is still bound.
+    @usableFromInline
     static func handleReleased(subscriptionID: UInt64) {
         withLock { state in
             guard state.streamOpen else { return }
