@@ -357,7 +357,9 @@ extension TraceRecord {
     package static func decodeUpdate(_ payload: inout PayloadDecoder)
         throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, cause: CauseField)?
     {
-        guard let fields = try payload.updateFields() else { return nil }
+        var fields = payload.updateFields()
+        if fields == nil { fields = try payload.updateFieldsChecked() }
+        guard let fields else { return nil }
         return (fields.delta, fields.output, CauseField(back: fields.causeBack, subscription: fields.causeSubscription))
     }
 }
@@ -499,10 +501,28 @@ package struct PayloadDecoder {
         return kind
     }
 
-    /// An update or fire record's fields when it has no preview (``TraceRecord/decodeUpdate(_:)``,
-    /// in plain numbers so that the reader inlines it); `nil`, the decoder as it was, when it has one.
+    /// An update or fire record's fields when it has no preview, in plain numbers and without
+    /// throwing, so that the reader inlines it; `nil`, the decoder as it was, when it has a preview
+    /// or is malformed (``updateFieldsChecked()`` and the general decoder then say which).
     @inlinable @inline(__always)
     package mutating func updateFields()
+        -> (delta: UInt64, output: UInt64, causeBack: UInt64, causeSubscription: UInt64)?
+    {
+        let start = cursor
+        if let delta = varintIfWhole(), let output = varintIfWhole(), let causeBack = varintIfWhole() {
+            let causeSubscription = causeBack != 0 ? varintIfWhole() : 0
+            if let causeSubscription, varintIfWhole() == 0 {
+                return (delta, output, causeBack, causeSubscription)
+            }
+        }
+        cursor = start
+        return nil
+    }
+
+    /// ``updateFields()`` with the errors of the general decoder: `nil` when the record has a
+    /// preview, an error when it is malformed.
+    @usableFromInline
+    package mutating func updateFieldsChecked()
         throws(RecordDecodingError) -> (delta: UInt64, output: UInt64, causeBack: UInt64, causeSubscription: UInt64)?
     {
         var fields = self
@@ -513,6 +533,33 @@ package struct PayloadDecoder {
         guard try fields.varint() == 0 else { return nil }
         self = fields
         return (delta, output, causeBack, causeSubscription)
+    }
+
+    /// ``varint()`` without throwing: `nil` at the payload's end or past 64 bits.
+    @inlinable @inline(__always)
+    mutating func varintIfWhole() -> UInt64? {
+        if cursor < end {
+            let first = bytes[cursor]
+            if first < 0x80 {
+                cursor += 1
+                return UInt64(first)
+            }
+            if cursor + 1 < end {
+                let second = bytes[cursor + 1]
+                if second < 0x80 {
+                    cursor += 2
+                    return UInt64(first & 0x7F) | UInt64(second) << 7
+                }
+                if cursor + 2 < end {
+                    let third = bytes[cursor + 2]
+                    if third < 0x80 {
+                        cursor += 3
+                        return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
+                    }
+                }
+            }
+        }
+        return try? longVarint()
     }
 
     @inline(__always)

@@ -206,43 +206,20 @@ public final class TraceReader {
     // MARK: - Records
 
     /// Reads one record; appends the event it holds to `batch` and returns true, or returns false
-    /// for metadata and at the end.
+    /// for metadata and at the end. Small on purpose: the optimiser inlines the update decoder only
+    /// into a small enough caller, so every other record is read by ``readOtherRecord``.
     @inline(__always)
     private func readRecord(into batch: inout EventBatch) throws(TraceReadError) -> Bool {
         let recordOffset = bufferOffset + position
         guard let frame = try readFrame(at: recordOffset) else { return false }
         position = frame.payload.upperBound
-        guard let tag = TraceFormat.Tag.decoded(frame.tag) else {
-            if skippedTags.insert(frame.tag).inserted {
-                warnings.append(
-                    TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(frame.tag)"))
-            }
-            return false
-        }
-        var payload = PayloadDecoder(
-            bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
-        // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
-        let isUpdate: Bool?
-        switch tag {
-        case .clock, .string, .thread, .end, .lost:
-            let record: TraceRecord
-            do {
-                record = try TraceRecord.decode(tag, &payload)
-            } catch {
-                throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
-            }
-            try apply(metadata: record, tag: frame.tag, at: recordOffset)
-            return false
-        case .update: isUpdate = true
-        case .fire: isUpdate = false
-        default: isUpdate = nil
-        }
-        let delta: UInt64
-        let event: EventRecord
-        do {
-            // Hot path: an update or fire without a preview (`TraceRecord.decodeUpdate`, inlined here),
-            // straight into its compact form.
-            if let isUpdate, let update = try payload.updateFields() {
+        // Hot path: an update or fire without a preview (`TraceRecord.decodeUpdate`, inlined here),
+        // straight into its compact form. A malformed one takes the general path, which throws its error.
+        let isUpdate = frame.tag == TraceFormat.Tag.update.rawValue
+        if isUpdate || frame.tag == TraceFormat.Tag.fire.rawValue {
+            var payload = PayloadDecoder(
+                bytes: UnsafeRawBufferPointer(buffer), start: frame.payload.lowerBound, end: frame.payload.upperBound)
+            if let update = payload.updateFields() {
                 ticks &+= update.delta
                 sequence += 1
                 let cause = resolve(back: update.causeBack, subscription: update.causeSubscription)
@@ -254,12 +231,46 @@ public final class TraceReader {
                             : .fired(output: update.output, cause: cause)))
                 return true
             }
+        }
+        return try readOtherRecord(tag: frame.tag, payload: frame.payload, at: recordOffset, into: &batch)
+    }
+
+    /// ``readRecord(into:)`` for every record but an update or fire without a preview.
+    @inline(never)
+    private func readOtherRecord(
+        tag tagByte: UInt8, payload range: Range<Int>, at recordOffset: Int, into batch: inout EventBatch
+    ) throws(TraceReadError) -> Bool {
+        guard let tag = TraceFormat.Tag.decoded(tagByte) else {
+            if skippedTags.insert(tagByte).inserted {
+                warnings.append(
+                    TraceWarning(offset: recordOffset, message: "skipped records of unknown kind \(tagByte)"))
+            }
+            return false
+        }
+        var payload = PayloadDecoder(
+            bytes: UnsafeRawBufferPointer(buffer), start: range.lowerBound, end: range.upperBound)
+        // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
+        switch tag {
+        case .clock, .string, .thread, .end, .lost:
+            let record: TraceRecord
+            do {
+                record = try TraceRecord.decode(tag, &payload)
+            } catch {
+                throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: error.reason)
+            }
+            try apply(metadata: record, tag: tagByte, at: recordOffset)
+            return false
+        default: break
+        }
+        let delta: UInt64
+        let event: EventRecord
+        do {
             // An event's fields straight from its payload, as `TraceRecord.decode` reads them (without
             // wrapping them in a record only to take them out again).
             delta = try payload.varint()
             event = try EventRecord.decodeFields(tag, &payload)
         } catch {
-            throw .malformedRecord(offset: recordOffset, tag: frame.tag, reason: error.reason)
+            throw .malformedRecord(offset: recordOffset, tag: tagByte, reason: error.reason)
         }
         ticks &+= delta
         sequence += 1
@@ -269,7 +280,20 @@ public final class TraceReader {
 
     /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end
     /// of the trace or when it is cut short inside this record.
+    @inline(__always)
     private func readFrame(at recordOffset: Int) throws(TraceReadError) -> (tag: UInt8, payload: Range<Int>)? {
+        // Most records: a one-byte length, the whole record already in the buffer.
+        if position + 1 < count {
+            let length = Int(buffer[position + 1])
+            if length < 0x80, position + 2 + length <= count {
+                return (buffer[position], position + 2..<position + 2 + length)
+            }
+        }
+        return try readFrameSlowly(at: recordOffset)
+    }
+
+    /// ``readFrame(at:)`` in general: reads more of the trace when the record is not whole in the buffer.
+    private func readFrameSlowly(at recordOffset: Int) throws(TraceReadError) -> (tag: UInt8, payload: Range<Int>)? {
         // A tag and a varint length: at most 1 + 10 bytes.
         try fill(atLeast: 11)
         guard position < count else {
