@@ -535,9 +535,18 @@ package struct PayloadDecoder {
         return (delta, output, causeBack, causeSubscription)
     }
 
+    /// ``cause()`` without throwing: `nil` at the payload's end or past 64 bits.
+    @inlinable @inline(__always)
+    package mutating func causeIfWhole() -> CauseField? {
+        guard let back = varintIfWhole() else { return nil }
+        guard back != 0 else { return CauseField(back: 0, subscription: 0) }
+        guard let subscription = varintIfWhole() else { return nil }
+        return CauseField(back: back, subscription: subscription)
+    }
+
     /// ``varint()`` without throwing: `nil` at the payload's end or past 64 bits.
     @inlinable @inline(__always)
-    mutating func varintIfWhole() -> UInt64? {
+    package mutating func varintIfWhole() -> UInt64? {
         if cursor < end {
             let first = bytes[cursor]
             if first < 0x80 {

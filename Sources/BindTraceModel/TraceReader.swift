@@ -262,6 +262,11 @@ public final class TraceReader {
             return false
         default: break
         }
+        if let kind = try structuralKind(tag, payload, at: recordOffset, into: &batch) {
+            batch.events.append(
+                CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
+            return true
+        }
         let delta: UInt64
         let event: EventRecord
         do {
@@ -276,6 +281,91 @@ public final class TraceReader {
         sequence += 1
         try append(event, at: recordOffset, to: &batch)
         return true
+    }
+
+    /// The common structural events (binds, unbinds, creations, releases, edges, scope ends) read
+    /// straight into their compact form, as ``compactKind(of:at:into:)`` makes it from the general
+    /// decoder's `EventRecord` (which costs an enum with an array payload per event). Counts the
+    /// event (tick delta, sequence number) and returns its kind; `nil`, nothing counted, for
+    /// another event or anything malformed, which the general path then reads and reports. Throws
+    /// what the general path throws for a bad string id, in its order.
+    @inline(__always)
+    private func structuralKind(
+        _ tag: TraceFormat.Tag, _ payload: PayloadDecoder, at offset: Int, into batch: inout EventBatch
+    ) throws(TraceReadError) -> CompactEvent.Kind? {
+        var fields = payload
+        guard let delta = fields.varintIfWhole() else { return nil }
+        switch tag {
+        case .bound:
+            guard let subscription = fields.varintIfWhole(), let output = fields.varintIfWhole(),
+                let file = fields.varintIfWhole(), let line = fields.varintIfWhole(),
+                let flags = fields.varintIfWhole()
+            else { return nil }
+            var target: CompactBinding.Target?
+            if flags & TraceFormat.BindFlag.binder != 0 {
+                guard let type = fields.varintIfWhole(), let identity = fields.varintIfWhole() else { return nil }
+                target = CompactBinding.Target(type: type, identity: identity)
+            }
+            guard let scope = fields.varintIfWhole(), let cause = fields.causeIfWhole() else { return nil }
+            try checkString(file, at: offset)
+            if let target { try checkString(target.type, at: offset) }
+            takeEvent(delta: delta)
+            batch.bindings.append(
+                CompactBinding(
+                    subscription: subscription, output: output, file: file, line: line,
+                    isInternal: flags & TraceFormat.BindFlag.internal != 0,
+                    preexisting: flags & TraceFormat.BindFlag.preexisting != 0, target: target, scope: scope,
+                    cause: resolve(cause)))
+            return .bound(batch.bindings.count - 1)
+        case .unbound:
+            guard let subscription = fields.varintIfWhole(), let rawReason = fields.varintIfWhole(),
+                rawReason <= UInt64(UInt8.max), let reason = UnbindReason(rawValue: UInt8(rawReason)),
+                let cause = fields.causeIfWhole()
+            else { return nil }
+            takeEvent(delta: delta)
+            return .unbound(subscription: subscription, reason: reason, cause: resolve(cause))
+        case .outputCreated:
+            guard let output = fields.varintIfWhole(), let rawKind = fields.varintIfWhole(),
+                rawKind <= UInt64(UInt8.max), let kind = OutputKind(rawValue: UInt8(rawKind)),
+                let valueType = fields.varintIfWhole(), let file = fields.varintIfWhole(),
+                let line = fields.varintIfWhole(), let label = fields.varintIfWhole(),
+                let scope = fields.varintIfWhole(), let preexisting = fields.varintIfWhole(),
+                let cause = fields.causeIfWhole()
+            else { return nil }
+            try checkString(valueType, at: offset)
+            try checkString(file, at: offset)
+            if label != 0 { try checkString(label, at: offset) }
+            takeEvent(delta: delta)
+            batch.creations.append(
+                CompactCreation(
+                    output: output, kind: kind, valueType: valueType, file: file, line: line, label: label,
+                    scope: scope, preexisting: preexisting != 0, cause: resolve(cause)))
+            return .outputCreated(batch.creations.count - 1)
+        case .released:
+            guard let output = fields.varintIfWhole() else { return nil }
+            takeEvent(delta: delta)
+            return .released(output: output)
+        case .scopeEnd:
+            guard let id = fields.varintIfWhole() else { return nil }
+            takeEvent(delta: delta)
+            return .scopeEnded(id: id)
+        case .edge:
+            guard let source = fields.varintIfWhole(), let derived = fields.varintIfWhole(),
+                let rawOperation = fields.varintIfWhole(), rawOperation <= UInt64(UInt8.max),
+                let operation = OutputKind(rawValue: UInt8(rawOperation))
+            else { return nil }
+            takeEvent(delta: delta)
+            return .edge(source: source, derived: derived, operation: operation)
+        default:
+            return nil
+        }
+    }
+
+    /// An event's tick delta and sequence number, taken once it is known to be whole.
+    @inline(__always)
+    private func takeEvent(delta: UInt64) {
+        ticks &+= delta
+        sequence += 1
     }
 
     /// The next record's tag and where its payload lies in the buffer, made whole in it; nil at the end

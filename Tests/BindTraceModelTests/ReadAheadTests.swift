@@ -260,6 +260,74 @@ struct CompactEventTests {
         }
     }
 
+    @Test("binds, unbinds, creations, releases, edges and scope ends read in one pass as written, errors as the general decoder's")
+    func structuralEvents() throws {
+        let site = SourceSite(file: "App/Cell.swift", line: 12)
+        let kinds: [TraceEvent.Kind] = [
+            .bound(.init(subscription: 7, output: 3, site: site, isInternal: true)),
+            .bound(
+                .init(
+                    subscription: 1 << 30, output: 200_000, site: site,
+                    target: BinderTarget(type: "UILabel", identity: 0xDEAD_BEEF_0000), scope: 4, preexisting: true,
+                    cause: TraceCause(subscription: 7, event: 1))),
+            .unbound(subscription: 7, reason: .container, cause: TraceCause(subscription: 7, event: 2)),
+            .unbound(subscription: 1 << 40, reason: .outputReleased, cause: nil),
+            .outputCreated(.init(output: 3, kind: .map, valueType: "Int", site: site)),
+            .outputCreated(
+                .init(
+                    output: 1 << 40, kind: .relay, valueType: "String", site: site, label: "title", scope: 9,
+                    preexisting: true, cause: TraceCause(subscription: 7, event: 2))),
+            .released(output: 3),
+            .scopeEnded(id: 70_000),
+            .edge(source: 1, derived: 3, operation: .flatMap),
+        ]
+        var trace = TraceWriter()
+        for kind in kinds { trace.event(kind) }
+        trace.end()
+        let events = try TraceReader(bytes: trace.bytes).readAll()
+        #expect(events.map(\.kind) == kinds)
+
+        // Every record of these kinds cut short inside its fields (its length says so): the error
+        // the general decoder gives for the same payload, at the record's offset.
+        for kind in kinds {
+            var whole = TraceWriter()
+            whole.event(kind)
+            let start = lastRecordStart(whole.bytes)
+            let tag = whole.bytes[start]
+            try #require(whole.bytes[start + 1] < 0x80, "a one-byte length")
+            let payload = Array(whole.bytes[(start + 2)...])
+            for cut in 0..<payload.count {
+                var damaged = TraceWriter()
+                for text in ["App/Cell.swift", "UILabel", "Int", "String", "title"] { _ = damaged.string(text) }
+                let offset = damaged.bytes.count
+                damaged.bytes += [tag, UInt8(cut)] + payload[..<cut]
+                damaged.end()
+                let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: max(cut, 1), alignment: 1)
+                defer { raw.deallocate() }
+                raw.copyBytes(from: payload[..<cut])
+                var general = PayloadDecoder(bytes: UnsafeRawBufferPointer(raw), start: 0, end: cut)
+                let tagValue = try #require(TraceFormat.Tag(rawValue: tag))
+                var expected: RecordDecodingError?
+                do { _ = try TraceRecord.decode(tagValue, &general) } catch { expected = error }
+                let reason = try #require(expected, "a payload cut at \(cut) of \(payload.count) is malformed").reason
+                #expect(throws: TraceReadError.malformedRecord(offset: offset, tag: tag, reason: reason)) {
+                    try TraceReader(bytes: damaged.bytes).readAll()
+                }
+            }
+        }
+
+        // A string id the trace never defined: the general path's error, for a bind and a creation.
+        for (tag, fields) in [(UInt8(13), [UInt64]([1, 1, 2, 99, 5, 0, 0, 0])), (10, [1, 3, 1, 99, 2, 5, 0, 0, 0, 0])] {
+            var unknown = TraceWriter()
+            _ = unknown.string("Int")
+            let offset = unknown.bytes.count
+            unknown.raw(tag: tag, fields: fields)
+            #expect(throws: TraceReadError.unknownString(offset: offset, id: 99)) {
+                try TraceReader(bytes: unknown.bytes).readAll()
+            }
+        }
+    }
+
     @Test("the one-pass update decoder reads what the general decoder reads, with the same errors")
     func decodeUpdate() throws {
         let records: [EventRecord] = [
@@ -297,4 +365,25 @@ struct CompactEventTests {
         #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decode(.update, &general) }
         #expect(throws: RecordDecodingError("record ends inside a field")) { try TraceRecord.decodeUpdate(&fast) }
     }
+}
+
+/// Where the last record of `bytes` (a header, then whole records) starts.
+private func lastRecordStart(_ bytes: [UInt8]) -> Int {
+    var position = TraceFormat.headerSize
+    var last = position
+    while position < bytes.count {
+        last = position
+        var length = 0
+        var shift = 0
+        var cursor = position + 1
+        while true {
+            let byte = bytes[cursor]
+            cursor += 1
+            length |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        position = cursor + length
+    }
+    return last
 }
