@@ -6,9 +6,17 @@ final class BindingGroup {
     struct Key: Hashable {
         let target: TargetKey
         let site: SiteKey
+
+        /// Two words instead of four: a bind and an unbind hash it (equal keys still compare every field).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(target.identity)
+            let symbols = UInt64(target.type) << 32 | UInt64(site.file)
+            hasher.combine(symbols ^ (UInt64(truncatingIfNeeded: site.line) &* 0x9E37_79B9_7F4A_7C15))
+        }
     }
 
-    let key: Key
+    /// Set again when the group is recycled (``DuplicateBindingFinder``).
+    fileprivate(set) var key: Key
     // Unchecked: only the replay's thread touches a group, and never re-entrantly.
     @exclusivity(unchecked) var members: [SubscriptionNode] = []
     /// The members at the moment there were most of them.
@@ -55,18 +63,16 @@ struct DuplicateBindingFinder {
     private var candidates: [BindingGroup] = []
     /// Superseded bindings still bound, by Output, for the evidence.
     private var superseded: [UInt64: [SubscriptionNode]] = [:]
+    /// Groups that emptied without ever being a candidate, for the next new ones: most groups have
+    /// one member at a time (a cell's Binder, bound and unbound), so this saves two allocations per bind.
+    private var spareGroups: [BindingGroup] = []
     var containers = ContainerBindingFinder()
 
     mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
         guard let target = node.targetKey else { return }
         let key = BindingGroup.Key(target: target, site: node.siteKey)
-        let group: BindingGroup
-        if let existing = groups[key] {
-            group = existing
-        } else {
-            group = BindingGroup(key: key)
-            groups[key] = group
-        }
+        // One lookup: the slot is filled in place when the key has no group yet.
+        let group = Self.group(key, in: &groups[key], spares: &spareGroups)
         for older in group.members where older.supersededBy == nil {
             older.supersededBy = node
             older.outputNode?.supersededBindings += 1
@@ -86,11 +92,30 @@ struct DuplicateBindingFinder {
         }
     }
 
+    /// The group of `key`: the one in `slot`, or a spare or new one put there.
+    private static func group(
+        _ key: BindingGroup.Key, in slot: inout BindingGroup?, spares: inout [BindingGroup]
+    ) -> BindingGroup {
+        if let group = slot { return group }
+        let group = spares.popLast() ?? BindingGroup(key: key)
+        group.key = key
+        slot = group
+        return group
+    }
+
     mutating func unbound(_ node: SubscriptionNode) {
-        guard let group = node.bindingGroup else { return }
-        group.members.removeAll { $0 === node }
+        guard let reference = node.bindingGroupReference else { return }
         node.bindingGroup = nil
-        if group.members.isEmpty { groups[group.key] = nil }
+        let (isEmpty, key) = reference._withUnsafeGuaranteedRef { group in
+            group.members.removeAll { $0 === node }
+            return (group.members.isEmpty, group.key)
+        }
+        // A group that was never a candidate has no peak and is held by `groups` only: it can be reused.
+        if isEmpty, var group = groups.removeValue(forKey: key), !group.isCandidate,
+            isKnownUniquelyReferenced(&group), spareGroups.count < 64
+        {
+            spareGroups.append(group)
+        }
         if node.supersededBy != nil {
             node.outputNode?.supersededBindings -= 1
             superseded[node.output]?.removeAll { $0 === node }

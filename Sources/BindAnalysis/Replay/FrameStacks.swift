@@ -120,6 +120,20 @@ final class FrameStacks {
         stacks[slot].capacity = capacity
     }
 
+    /// Closes every open frame of `thread`, innermost first, calling `body` with each: one lookup
+    /// of the thread's stack for all of them. `body` must not push or pop frames.
+    @inline(__always)
+    func removeAll(_ thread: UInt32, _ body: (Frame) -> Void) {
+        let slot = slot(thread)
+        let stack = stacks[slot]
+        var index = stack.count
+        while index > 0 {
+            index &-= 1
+            body(stack.base[index])
+        }
+        stacks[slot].count = 0
+    }
+
     /// The open frames of `thread`, outermost first, without copying them: valid until the next
     /// push or pop.
     func view(_ thread: UInt32) -> UnsafeBufferPointer<Frame> {

@@ -275,7 +275,7 @@ public final class Replay {
     }
 
     private func closeAll(_ thread: UInt32) {
-        while frameStacks.count(thread) > 0 { close(frameStacks.pop(thread)) }
+        frameStacks.removeAll(thread) { close($0) }
     }
 
     @inline(__always)
