@@ -3,7 +3,9 @@ import BindTraceModel
 /// Counts gathered while replaying, for ``TraceSummary``.
 public struct TraceStatistics: Hashable, Sendable {
     /// Events by kind, indexed like ``TraceStatistics/eventKindNames``.
-    public private(set) var eventsByKind = [UInt64](repeating: 0, count: eventKindNames.count)
+    public var eventsByKind: [UInt64] { kindCounts.counts }
+    /// Counted in place: an array would check that its storage is unique at every event.
+    private var kindCounts = KindCounts()
     /// Outputs created, by kind (`OutputKind.rawValue` index).
     public private(set) var outputsByKind = [UInt64](repeating: 0, count: OutputKind.allCases.count)
     public private(set) var events: UInt64 = 0
@@ -36,7 +38,7 @@ public struct TraceStatistics: Hashable, Sendable {
             lastThread = thread
             threadNumbers.insert(thread)
         }
-        eventsByKind[kind] &+= 1
+        kindCounts.count(kind)
     }
 
     mutating func created(_ kind: OutputKind) {
@@ -105,5 +107,31 @@ public struct TraceStatistics: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(events)
         hasher.combine(eventsByKind)
+    }
+}
+
+/// A counter per event kind, in the statistics' own storage.
+private struct KindCounts: Sendable {
+    private var storage: (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Adds one to the count of `kind`, an index of ``TraceStatistics/eventKindNames``.
+    @inline(__always)
+    mutating func count(_ kind: Int) {
+        // Kinds are the replay's own indexes; the check keeps a wrong one inside the storage.
+        precondition(UInt(bitPattern: kind) < 16)
+        withUnsafeMutableBytes(of: &storage) { bytes in
+            let counts = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt64.self)
+            counts[kind] &+= 1
+        }
+    }
+
+    /// The counts, indexed like ``TraceStatistics/eventKindNames``.
+    var counts: [UInt64] {
+        withUnsafeBytes(of: storage) { bytes in
+            Array(bytes.bindMemory(to: UInt64.self).prefix(TraceStatistics.eventKindNames.count))
+        }
     }
 }

@@ -417,7 +417,7 @@ public final class Replay {
         recycle(node.takeRetainedValue())
     }
 
-    /// Keeps `node` for a later bind when this is the only reference to it, as ``recycle(_:)-(Unmanaged<SubscriptionNode>)``.
+    /// Keeps `node` for a later bind when this is the only reference to it (see the other `recycle`).
     @inline(__always)
     private func recycle(_ node: consuming SubscriptionNode) {
         guard isKnownUniquelyReferenced(&node), subscriptionPool.count < Self.subscriptionPoolLimit else { return }
@@ -617,7 +617,9 @@ public final class Replay {
 
     /// The live Output `id` unretained (valid while it is in the table), or `nil` as ``liveOutput(_:of:event:)``.
     @inline(__always)
-    private func liveOutputReference(_ id: UInt64, of eventName: String, event: CompactEvent) -> Unmanaged<OutputNode>? {
+    private func liveOutputReference(_ id: UInt64, of eventName: String, event: CompactEvent)
+        -> Unmanaged<OutputNode>?
+    {
         if let reference = outputTable.reference(id) { return reference }
         _ = liveOutput(id, of: eventName, event: event)
         return nil
