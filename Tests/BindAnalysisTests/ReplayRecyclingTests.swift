@@ -4,9 +4,10 @@ import Testing
 
 @testable import BindAnalysis
 
-/// The replay reuses the node of a subscription nothing refers to any more for the next bind, and
-/// the group of a Binder target bound once for the next one: nothing of the earlier use may show.
-@Suite("Replay: recycled subscription nodes and binding groups")
+/// The replay reuses the node of a subscription or a released Output nothing refers to any more for
+/// the next bind or creation, and the group of a Binder target bound once for the next one: nothing
+/// of the earlier use may show.
+@Suite("Replay: recycled nodes and binding groups")
 struct ReplayRecyclingTests {
     private static let label = BinderTarget(type: "Label", identity: 0x42)
 
@@ -48,6 +49,52 @@ struct ReplayRecyclingTests {
         #expect(findings.map(\.kind) == [.danglingBinder, .leakedSubscription])
         #expect(findings.map(\.site) == [TraceBuilder.site(4), TraceBuilder.site(7)])
         #expect(findings.map(\.subscriptions) == [[1], [2]])
+        #expect(replay.errors.isEmpty)
+    }
+
+    @Test("a new Output in the storage of a released one starts clean")
+    func reusedOutputStartsClean() throws {
+        var trace = TraceBuilder()
+        trace.output(3, line: 1, label: "theme")
+        // An Output of a first screen, bound by a second one after the first ended (shared), then released.
+        trace.beginScope(10, name: "first screen", line: 3)
+        trace.output(1, line: 5, label: "store", scope: 10)
+        trace.add(.updated(output: 1, cause: nil, preview: "7"))
+        trace.endScope(10)
+        trace.beginScope(12, name: "second screen", line: 8)
+        trace.bind(1, to: 1, line: 9, scope: 12)
+        trace.unbind(1)
+        trace.endScope(12)
+        trace.release(1)
+        // A third screen's Output derived from the long-lived theme, which keeps it alive after the screen.
+        trace.beginScope(20, name: "third screen", line: 11)
+        let created = trace.output(2, .map, line: 12, scope: 20)
+        trace.edge(3, 2)
+        trace.bind(5, to: 3, line: 12, isInternal: true, scope: 20)
+        trace.bind(6, to: 2, line: 13, scope: 20)
+        trace.endScope(20)
+
+        let replay = Replay()
+        var firstNode: ObjectIdentifier?
+        for event in trace.events {
+            replay.apply(event)
+            if firstNode == nil, let node = replay.output(id: 1) { firstNode = ObjectIdentifier(node) }
+        }
+
+        // Given the released Output's node was reused for the new one…
+        let reused = try #require(replay.output(id: 2))
+        #expect(ObjectIdentifier(reused) == firstNode)
+        // …then the new Output is what its creation made: no label, value, updates or edges of the old one…
+        #expect(
+            replay.outputState(2)
+                == OutputState(
+                    id: 2, kind: .map, valueType: "Int", site: TraceBuilder.site(12), label: nil, scope: 20,
+                    isPreexisting: false, createdAt: created, updateCount: 0, lastPreview: nil, isReleased: false,
+                    releasedAt: nil))
+        #expect(reused.incoming.map(\.source) == [3] && reused.outgoing.isEmpty && reused.boundCount == 1)
+        // …and not shared, as the old one was: the third screen left it behind, kept by the theme.
+        #expect(replay.finish().map(\.kind) == [.leakedOutput])
+        #expect(replay.finish().first?.site == TraceBuilder.site(12))
         #expect(replay.errors.isEmpty)
     }
 

@@ -51,8 +51,10 @@ public final class Replay {
     /// Subscription nodes nothing refers to any more, for the next binds (see ``SubscriptionNode``).
     /// Each holds one retain.
     @exclusivity(unchecked) private var subscriptionPool: [Unmanaged<SubscriptionNode>] = []
-    /// At most this many wait in ``subscriptionPool``: what a burst of unbinds frees beyond it is freed.
-    private static var subscriptionPoolLimit: Int { 1024 }
+    /// Released Output nodes nothing refers to any more, for the next creations (see ``OutputNode``).
+    @exclusivity(unchecked) private var outputPool: [Unmanaged<OutputNode>] = []
+    /// At most this many nodes wait in each pool: what a burst of unbinds or releases frees beyond it is freed.
+    private static var poolLimit: Int { 1024 }
     /// Open frames, by thread number.
     let frameStacks = FrameStacks()
     /// The open frames of each thread seen, outermost first (a copy, for tests and diagnostics).
@@ -103,6 +105,7 @@ public final class Replay {
         // that stops with scopes open would otherwise leave them behind.
         for scope in scopeTable.values { scope.subscriptions = [] }
         for node in subscriptionPool { node.release() }
+        for node in outputPool { node.release() }
     }
 
     // MARK: - Applying events
@@ -420,7 +423,9 @@ public final class Replay {
     /// Keeps `node` for a later bind when this is the only reference to it (see the other `recycle`).
     @inline(__always)
     private func recycle(_ node: consuming SubscriptionNode) {
-        guard isKnownUniquelyReferenced(&node), subscriptionPool.count < Self.subscriptionPoolLimit else { return }
+        guard isKnownUniquelyReferenced(&node), subscriptionPool.count < Self.poolLimit else { return }
+        // Its Output, released while this subscription's scope kept the node, may have no other holder.
+        if let output = node.takeOutputNode(), output.releasedAt != nil { recycle(output) }
         node.clear()
         subscriptionPool.append(.passRetained(consume node))
     }
@@ -480,13 +485,21 @@ public final class Replay {
             keptReleased[creation.output] = nil
         }
         let scope = scopeNodeReference(creation.scope, event: event)
+        let inFocus = isInFocus(scope)
         // The node's scope takes one retain, the table the node's.
-        outputTable.insert(
-            retained: .passRetained(
-                OutputNode(
-                    creation, symbols: symbols, scope: scope?.retain(), createdAt: event.sequence,
-                    inFocus: isInFocus(scope))),
-            for: creation.output)
+        if let recycled = outputPool.popLast() {
+            recycled._withUnsafeGuaranteedRef {
+                $0.recreate(creation, scope: scope?.retain(), createdAt: event.sequence, inFocus: inFocus)
+            }
+            outputTable.insert(retained: recycled, for: creation.output)
+        } else {
+            outputTable.insert(
+                retained: .passRetained(
+                    OutputNode(
+                        creation, symbols: symbols, scope: scope?.retain(), createdAt: event.sequence,
+                        inFocus: inFocus)),
+                for: creation.output)
+        }
         statistics.created(creation.kind)
     }
 
@@ -526,8 +539,18 @@ public final class Replay {
                 derived.incoming.removeAll { $0.source == output }
             }
         }
-        node.incoming = []
-        node.outgoing = []
+        node.incoming.removeAll(keepingCapacity: true)
+        node.outgoing.removeAll(keepingCapacity: true)
+        recycle(node)
+    }
+
+    /// Keeps `node`, released, for a later creation when nothing else refers to it: no subscription,
+    /// open frame (``releasedWithOpenFrames`` holds those), finding or table. Else releases it.
+    @inline(__always)
+    private func recycle(_ node: consuming OutputNode) {
+        guard isKnownUniquelyReferenced(&node), outputPool.count < Self.poolLimit else { return }
+        node.clear()
+        outputPool.append(.passRetained(consume node))
     }
 
     private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: CompactEvent) {

@@ -80,21 +80,22 @@ struct CreationRecord {
 /// the replay is single-threaded and never re-enters itself, and the checks cost more than the
 /// bookkeeping of a bind or release.
 final class OutputNode {
-    let id: UInt64
-    let kind: OutputKind
-    let valueTypeSymbol: UInt32
-    let siteKey: SiteKey
+    // Set when made or recycled (``Replay/applyCreated``): variables, written only in this file.
+    @exclusivity(unchecked) private(set) var id: UInt64 = 0
+    @exclusivity(unchecked) private(set) var kind = OutputKind.output
+    @exclusivity(unchecked) private(set) var valueTypeSymbol: UInt32 = 0
+    @exclusivity(unchecked) private(set) var siteKey = SiteKey(file: 0, line: 0)
     /// The replay's table, which outlives every node (nodes never leave their replay): not
     /// retained, so making and freeing a node costs no reference counting for it.
     unowned(unsafe) let symbols: SymbolTable
     var valueType: String { symbols[valueTypeSymbol] }
     var site: SourceSite { symbols.site(siteKey) }
     @exclusivity(unchecked) var label: String?
-    let scope: ScopeNode?
-    let isPreexisting: Bool
-    let createdAt: UInt64
+    @exclusivity(unchecked) private(set) var scope: ScopeNode?
+    @exclusivity(unchecked) private(set) var isPreexisting = false
+    @exclusivity(unchecked) private(set) var createdAt: UInt64 = 0
     /// Judged by the analysis (inside the focus scope, or no focus set).
-    let inFocus: Bool
+    @exclusivity(unchecked) private(set) var inFocus = false
     @exclusivity(unchecked) var updateCount: UInt64 = 0
     @exclusivity(unchecked) var lastPreview: String?
     /// The time of its latest update or fire (0: none).
@@ -123,16 +124,46 @@ final class OutputNode {
         _ creation: CreationRecord, symbols: SymbolTable, scope: Unmanaged<ScopeNode>?, createdAt: UInt64,
         inFocus: Bool
     ) {
+        self.symbols = symbols
+        recreate(creation, scope: scope, createdAt: createdAt, inFocus: inFocus)
+    }
+
+    /// Makes this node the Output `creation` makes, as if it had just been made: every field is set
+    /// (the edge lists keep their storage). Only for a new node or a cleared one no one else holds.
+    /// - Parameter scope: as in `init`.
+    @inline(__always)
+    func recreate(_ creation: CreationRecord, scope: Unmanaged<ScopeNode>?, createdAt: UInt64, inFocus: Bool) {
         id = creation.output
         kind = creation.kind
         valueTypeSymbol = creation.valueType
         siteKey = creation.site
-        self.symbols = symbols
-        label = creation.label
-        self.scope = scope?.takeRetainedValue()
+        if label != nil || creation.label != nil { label = creation.label }
+        if let scope { self.scope = scope.takeRetainedValue() }
         isPreexisting = creation.preexisting
         self.createdAt = createdAt
         self.inFocus = inFocus
+        updateCount = 0
+        if lastPreview != nil { lastPreview = nil }
+        lastUpdateTime = 0
+        supersededBindings = 0
+        usedOutsideScope = false
+        releasedAt = nil
+        boundCount = 0
+        openFrames = 0
+        frameReferences = 0
+        if !incoming.isEmpty { incoming.removeAll(keepingCapacity: true) }
+        if !outgoing.isEmpty { outgoing.removeAll(keepingCapacity: true) }
+        innerOf = 0
+    }
+
+    /// Lets go of what it refers to before it waits to be recycled: a waiting node keeps no scope
+    /// or text alive (its edge lists' storage, empty, stays for the next use).
+    func clear() {
+        if scope != nil { scope = nil }
+        if label != nil { label = nil }
+        if lastPreview != nil { lastPreview = nil }
+        incoming.removeAll(keepingCapacity: true)
+        outgoing.removeAll(keepingCapacity: true)
     }
 
     var state: OutputState {
@@ -242,6 +273,12 @@ final class SubscriptionNode {
         handleReleasedAt = nil
         updatesAtAbandon = nil
         timeAtAbandon = 0
+    }
+
+    /// Hands its reference to its Output over to the caller (before ``clear()``), or `nil`.
+    func takeOutputNode() -> OutputNode? {
+        defer { outputReference = nil }
+        return outputReference?.takeRetainedValue()
     }
 
     /// Lets go of what it refers to (before it waits to be recycled: a waiting node keeps no Output,
