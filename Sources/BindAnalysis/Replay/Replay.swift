@@ -265,16 +265,14 @@ public final class Replay {
             lastDepth = 0
             return
         }
-        while let top = frameStacks.top(thread), top.sequence != cause.event {
-            close(frameStacks.pop(thread))
-        }
-        if frameStacks.count(thread) == 0 {
+        let depth = frameStacks.close(thread, downTo: cause.event) { close($0) }
+        if depth == 0 {
             record(
                 .causeNotOpen, event,
                 "its cause, event #\(cause.event) (delivering to subscription \(cause.subscription)), "
                     + "is not an update, fire or bind still running on thread \(event.thread)")
         }
-        lastDepth = frameStacks.count(thread)
+        lastDepth = depth
     }
 
     private func closeAll(_ thread: UInt32) {
@@ -539,8 +537,7 @@ public final class Replay {
                 derived.incoming.removeAll { $0.source == output }
             }
         }
-        node.incoming.removeAll(keepingCapacity: true)
-        node.outgoing.removeAll(keepingCapacity: true)
+        node.removeEdges()
         recycle(node)
     }
 
