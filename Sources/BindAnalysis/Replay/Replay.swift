@@ -551,13 +551,20 @@ public final class Replay {
     }
 
     private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: CompactEvent) {
-        guard let sourceNode = liveOutput(source, of: "edge", event: event),
-            let derivedNode = liveOutput(derived, of: "edge", event: event)
+        // Unretained: the table holds both.
+        guard let sourceReference = liveOutputReference(source, of: "edge", event: event),
+            let derivedReference = liveOutputReference(derived, of: "edge", event: event)
         else { return }
-        guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else { return }
         let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
-        sourceNode.outgoing.append(edge)
-        derivedNode.incoming.append(edge)
+        let isNew = sourceReference._withUnsafeGuaranteedRef { sourceNode in
+            guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else {
+                return false
+            }
+            sourceNode.outgoing.append(edge)
+            return true
+        }
+        guard isNew else { return }
+        derivedReference._withUnsafeGuaranteedRef { $0.incoming.append(edge) }
         if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
