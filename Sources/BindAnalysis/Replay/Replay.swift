@@ -302,6 +302,7 @@ public final class Replay {
     // MARK: - Events
 
     /// An update or fire (`eventName`) of `output`.
+    @inline(__always)
     private func applyUpdate(
         output: UInt64, cause: TraceCause?, preview: String?, of eventName: String, event: CompactEvent
     ) {
