@@ -53,6 +53,8 @@ public final class Replay {
     @exclusivity(unchecked) private var subscriptionPool: [Unmanaged<SubscriptionNode>] = []
     /// Released Output nodes nothing refers to any more, for the next creations (see ``OutputNode``).
     @exclusivity(unchecked) private var outputPool: [Unmanaged<OutputNode>] = []
+    /// Emptied lists of ended scopes (``ScopeNode/subscriptions``), for the next scopes.
+    @exclusivity(unchecked) private var spareSubscriptionLists: [[SubscriptionNode]] = []
     /// At most this many nodes wait in each pool: what a burst of unbinds or releases frees beyond it is freed.
     private static var poolLimit: Int { 1024 }
     /// Open frames, by thread number.
@@ -460,6 +462,8 @@ public final class Replay {
         }
         // The unbound ones were held by this list only, most of the time.
         while let node = nodes.popLast() { recycle(node) }
+        // The list's storage serves the next scope.
+        if nodes.capacity <= 64 && spareSubscriptionLists.count < 64 { spareSubscriptionLists.append(nodes) }
     }
 
     /// Notes the moment `node` became a leak candidate: later deliveries are counted from here.
@@ -624,9 +628,11 @@ public final class Replay {
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
-        scopeTable[id] = ScopeNode(
+        let scope = ScopeNode(
             id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
             inFocus: options.focusScope == id || parentNode?.inFocus == true)
+        if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
+        scopeTable[id] = scope
     }
 
     // MARK: - Lookups

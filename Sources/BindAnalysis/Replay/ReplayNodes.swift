@@ -347,7 +347,7 @@ final class ScopeNode {
     /// Notes a user subscription bound in this scope.
     func add(_ subscription: SubscriptionNode) {
         // A cell's scope binds a few: one allocation instead of three as the array grows.
-        if subscriptions.isEmpty { subscriptions.reserveCapacity(4) }
+        if subscriptions.capacity == 0 { subscriptions.reserveCapacity(4) }
         boundSubscriptions += 1
         if subscriptions.count >= 32 && subscriptions.count > 2 * boundSubscriptions {
             subscriptions.removeAll { $0.unboundAt != nil }
