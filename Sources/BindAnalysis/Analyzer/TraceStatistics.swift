@@ -112,10 +112,11 @@ public struct TraceStatistics: Hashable, Sendable {
 
 /// A counter per event kind, in the statistics' own storage.
 private struct KindCounts: Sendable {
-    private var storage: (
-        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-        UInt64, UInt64, UInt64
-    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var storage:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Adds one to the count of `kind`, an index of ``TraceStatistics/eventKindNames``.
     @inline(__always)

@@ -79,8 +79,10 @@ struct CreationRecord {
 /// Its state is not checked for exclusive access at run time (here and in ``SubscriptionNode``):
 /// the replay is single-threaded and never re-enters itself, and the checks cost more than the
 /// bookkeeping of a bind or release.
+///
+/// Recycled like ``SubscriptionNode``: a released node no one else holds serves the next creation
+/// (``recreate(_:scope:createdAt:inFocus:)``), so its identity fields are variables, set only in this file.
 final class OutputNode {
-    // Set when made or recycled (``Replay/applyCreated``): variables, written only in this file.
     @exclusivity(unchecked) private(set) var id: UInt64 = 0
     @exclusivity(unchecked) private(set) var kind = OutputKind.output
     @exclusivity(unchecked) private(set) var valueTypeSymbol: UInt32 = 0
