@@ -2,17 +2,10 @@ import BindTraceModel
 
 /// The Binder bindings of one target from one site, whatever Output they are bound to.
 final class BindingGroup {
-    /// By symbol: grouping a bind hashes integers, not strings.
+    /// By symbol: grouping a bind compares integers, not strings (``BindingGroupTable``).
     struct Key: Hashable {
         let target: TargetKey
         let site: SiteKey
-
-        /// Two words instead of four: a bind and an unbind hash it (equal keys still compare every field).
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(target.identity)
-            let symbols = UInt64(target.type) << 32 | UInt64(site.file)
-            hasher.combine(symbols ^ (UInt64(truncatingIfNeeded: site.line) &* 0x9E37_79B9_7F4A_7C15))
-        }
     }
 
     /// Set again when the group is recycled (``DuplicateBindingFinder``).
@@ -59,7 +52,7 @@ final class BindingGroup {
 /// counts. (The recorder writes a dangling record for the old binding when a new target is bound at
 /// a dead one's address.)
 struct DuplicateBindingFinder {
-    private var groups: [BindingGroup.Key: BindingGroup] = [:]
+    private var groups = BindingGroupTable()
     private var candidates: [BindingGroup] = []
     /// Superseded bindings still bound, by Output, for the evidence.
     private var superseded: [UInt64: [SubscriptionNode]] = [:]
@@ -71,8 +64,14 @@ struct DuplicateBindingFinder {
     mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
         guard let target = node.targetKey else { return }
         let key = BindingGroup.Key(target: target, site: node.siteKey)
-        // One lookup: the slot is filled in place when the key has no group yet.
-        let group = Self.group(key, in: &groups[key], spares: &spareGroups)
+        let group: BindingGroup
+        if let existing = groups[key] {
+            group = existing
+        } else {
+            group = spareGroups.popLast() ?? BindingGroup(key: key)
+            group.key = key
+            groups.insert(group, for: key)
+        }
         for older in group.members where older.supersededBy == nil {
             older.supersededBy = node
             older.outputNode?.supersededBindings += 1
@@ -92,22 +91,12 @@ struct DuplicateBindingFinder {
         }
     }
 
-    /// The group of `key`: the one in `slot`, or a spare or new one put there.
-    private static func group(
-        _ key: BindingGroup.Key, in slot: inout BindingGroup?, spares: inout [BindingGroup]
-    ) -> BindingGroup {
-        if let group = slot { return group }
-        let group = spares.popLast() ?? BindingGroup(key: key)
-        group.key = key
-        slot = group
-        return group
-    }
-
     mutating func unbound(_ node: SubscriptionNode) {
         guard let reference = node.bindingGroupReference else { return }
         node.bindingGroup = nil
         let (isEmpty, key) = reference._withUnsafeGuaranteedRef { group in
-            group.members.removeAll { $0 === node }
+            // A member once (`removeAll(where:)` costs ten times as much for one of a few).
+            if let index = group.members.lastIndex(where: { $0 === node }) { group.members.remove(at: index) }
             return (group.members.isEmpty, group.key)
         }
         // A group that was never a candidate has no peak and is held by `groups` only: it can be reused.
