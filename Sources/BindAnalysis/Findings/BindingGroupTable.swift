@@ -59,8 +59,10 @@ struct BindingGroupTable {
     mutating func removeValue(forKey key: BindingGroup.Key) -> BindingGroup? {
         let mask = groups.count &- 1
         var index = home(key)
-        while let group = groups[index] {
+        while groups[index] != nil {
             if keys[index] == key {
+                // Moved out, not copied: the table's reference becomes the caller's.
+                let group = groups[index].take()
                 deleteSlot(index, mask: mask)
                 count -= 1
                 if groups.count > Self.minimumCapacity && count * 8 < groups.count { resize(to: groups.count / 2) }
