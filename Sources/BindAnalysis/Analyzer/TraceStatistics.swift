@@ -3,7 +3,9 @@ import BindTraceModel
 /// Counts gathered while replaying, for ``TraceSummary``.
 public struct TraceStatistics: Hashable, Sendable {
     /// Events by kind, indexed like ``TraceStatistics/eventKindNames``.
-    public private(set) var eventsByKind = [UInt64](repeating: 0, count: eventKindNames.count)
+    public var eventsByKind: [UInt64] { kindCounts.counts }
+    /// Counted in place: an array would check that its storage is unique at every event.
+    private var kindCounts = KindCounts()
     /// Outputs created, by kind (`OutputKind.rawValue` index).
     public private(set) var outputsByKind = [UInt64](repeating: 0, count: OutputKind.allCases.count)
     public private(set) var events: UInt64 = 0
@@ -15,8 +17,9 @@ public struct TraceStatistics: Hashable, Sendable {
     private var threadNumbers: Set<UInt32> = []
     private var lastThread: UInt32?
     /// Updates and fires by creation site, of the Outputs released so far (sites as the replay's
-    /// symbols: hashing two integers, not a file name, per release).
-    var updatesBySite: [SiteKey: (updates: UInt64, outputs: UInt64)] = [:]
+    /// symbols: two integers, not a file name, per release).
+    var updatesBySite: [SiteKey: (updates: UInt64, outputs: UInt64)] { siteActivity.entries }
+    private var siteActivity = SiteActivity()
 
     /// The event kind names, in the order of ``eventsByKind``.
     public static let eventKindNames = [
@@ -36,7 +39,7 @@ public struct TraceStatistics: Hashable, Sendable {
             lastThread = thread
             threadNumbers.insert(thread)
         }
-        eventsByKind[kind] &+= 1
+        kindCounts.count(kind)
     }
 
     mutating func created(_ kind: OutputKind) {
@@ -45,11 +48,7 @@ public struct TraceStatistics: Hashable, Sendable {
 
     mutating func released(_ node: OutputNode) {
         guard node.updateCount > 0 else { return }
-        func add(to entry: inout (updates: UInt64, outputs: UInt64)) {
-            entry.updates &+= node.updateCount
-            entry.outputs &+= 1
-        }
-        add(to: &updatesBySite[node.siteKey, default: (0, 0)])
+        siteActivity.add(node.updateCount, at: node.siteKey)
     }
 
     /// The indexes of binds and creations, which the replay counts before building their records.
@@ -105,5 +104,88 @@ public struct TraceStatistics: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(events)
         hasher.combine(eventsByKind)
+    }
+}
+
+/// A counter per event kind, in the statistics' own storage.
+private struct KindCounts: Sendable {
+    private var storage:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Adds one to the count of `kind`, an index of ``TraceStatistics/eventKindNames``.
+    @inline(__always)
+    mutating func count(_ kind: Int) {
+        // Kinds are the replay's own indexes; the check keeps a wrong one inside the storage.
+        precondition(UInt(bitPattern: kind) < 16)
+        withUnsafeMutableBytes(of: &storage) { bytes in
+            let counts = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt64.self)
+            counts[kind] &+= 1
+        }
+    }
+
+    /// The counts, indexed like ``TraceStatistics/eventKindNames``.
+    var counts: [UInt64] {
+        withUnsafeBytes(of: storage) { bytes in
+            Array(bytes.bindMemory(to: UInt64.self).prefix(TraceStatistics.eventKindNames.count))
+        }
+    }
+}
+
+/// Updates and Outputs by site, added to at every release with updates: an open-addressing table
+/// with a multiplicative hash (a `Dictionary` spent about 290 instructions a release, a sixth of it
+/// hashing). Sites are few (call sites in the app), and the table only grows.
+private struct SiteActivity: Sendable {
+    private struct Slot: Sendable {
+        var site: SiteKey
+        var updates: UInt64
+        var outputs: UInt64
+    }
+
+    /// `nil`: an empty slot. The count is a power of two, at most half of them used.
+    private var slots = [Slot?](repeating: nil, count: 16)
+    private var count = 0
+
+    @inline(__always)
+    private static func home(_ site: SiteKey, mask: Int) -> Int {
+        let mixed = (UInt64(site.file) << 32 ^ UInt64(truncatingIfNeeded: site.line)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> 32) & mask
+    }
+
+    /// Adds an Output released after `updates` updates to the counts of `site`.
+    mutating func add(_ updates: UInt64, at site: SiteKey) {
+        let mask = slots.count - 1
+        var index = Self.home(site, mask: mask)
+        while let slot = slots[index] {
+            if slot.site == site {
+                slots[index]!.updates &+= updates
+                slots[index]!.outputs &+= 1
+                return
+            }
+            index = (index + 1) & mask
+        }
+        slots[index] = Slot(site: site, updates: updates, outputs: 1)
+        count += 1
+        if count * 2 > slots.count { grow() }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [Slot?](repeating: nil, count: old.count * 2)
+        let mask = slots.count - 1
+        for case let slot? in old {
+            var index = Self.home(slot.site, mask: mask)
+            while slots[index] != nil { index = (index + 1) & mask }
+            slots[index] = slot
+        }
+    }
+
+    /// Every site with its counts.
+    var entries: [SiteKey: (updates: UInt64, outputs: UInt64)] {
+        var entries: [SiteKey: (updates: UInt64, outputs: UInt64)] = [:]
+        for case let slot? in slots { entries[slot.site] = (slot.updates, slot.outputs) }
+        return entries
     }
 }

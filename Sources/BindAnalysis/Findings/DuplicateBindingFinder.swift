@@ -2,13 +2,14 @@ import BindTraceModel
 
 /// The Binder bindings of one target from one site, whatever Output they are bound to.
 final class BindingGroup {
-    /// By symbol: grouping a bind hashes integers, not strings.
+    /// By symbol: grouping a bind compares integers, not strings (``BindingGroupTable``).
     struct Key: Hashable {
         let target: TargetKey
         let site: SiteKey
     }
 
-    let key: Key
+    /// Set again when the group is recycled (``DuplicateBindingFinder``).
+    fileprivate(set) var key: Key
     // Unchecked: only the replay's thread touches a group, and never re-entrantly.
     @exclusivity(unchecked) var members: [SubscriptionNode] = []
     /// The members at the moment there were most of them.
@@ -51,10 +52,13 @@ final class BindingGroup {
 /// counts. (The recorder writes a dangling record for the old binding when a new target is bound at
 /// a dead one's address.)
 struct DuplicateBindingFinder {
-    private var groups: [BindingGroup.Key: BindingGroup] = [:]
+    private var groups = BindingGroupTable()
     private var candidates: [BindingGroup] = []
     /// Superseded bindings still bound, by Output, for the evidence.
     private var superseded: [UInt64: [SubscriptionNode]] = [:]
+    /// Groups that emptied without ever being a candidate, for the next new ones: most groups have
+    /// one member at a time (a cell's Binder, bound and unbound), so this saves two allocations per bind.
+    private var spareGroups: [BindingGroup] = []
     var containers = ContainerBindingFinder()
 
     mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
@@ -64,8 +68,9 @@ struct DuplicateBindingFinder {
         if let existing = groups[key] {
             group = existing
         } else {
-            group = BindingGroup(key: key)
-            groups[key] = group
+            group = spareGroups.popLast() ?? BindingGroup(key: key)
+            group.key = key
+            groups.insert(group, for: key)
         }
         for older in group.members where older.supersededBy == nil {
             older.supersededBy = node
@@ -87,10 +92,19 @@ struct DuplicateBindingFinder {
     }
 
     mutating func unbound(_ node: SubscriptionNode) {
-        guard let group = node.bindingGroup else { return }
-        group.members.removeAll { $0 === node }
+        guard let reference = node.bindingGroupReference else { return }
         node.bindingGroup = nil
-        if group.members.isEmpty { groups[group.key] = nil }
+        let (isEmpty, key) = reference._withUnsafeGuaranteedRef { group in
+            // A member once (`removeAll(where:)` costs ten times as much for one of a few).
+            if let index = group.members.lastIndex(where: { $0 === node }) { group.members.remove(at: index) }
+            return (group.members.isEmpty, group.key)
+        }
+        // A group that was never a candidate has no peak and is held by `groups` only: it can be reused.
+        if isEmpty, var group = groups.removeValue(forKey: key), !group.isCandidate,
+            isKnownUniquelyReferenced(&group), spareGroups.count < 64
+        {
+            spareGroups.append(group)
+        }
         if node.supersededBy != nil {
             node.outputNode?.supersededBindings -= 1
             superseded[node.output]?.removeAll { $0 === node }

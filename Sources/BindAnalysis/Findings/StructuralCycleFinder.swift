@@ -12,8 +12,12 @@ struct StructuralCycleFinder {
 
     mutating func check(_ edge: EdgeState, replay: Replay, sequence: UInt64) {
         // Most new edges end at an Output nothing is derived from yet: no circle, and no search to set up.
-        guard let derived = replay.output(id: edge.derived), derived.outgoing.contains(where: { $0.role != .pastInner })
-        else { return }
+        // (Looked up unretained: the table holds it.)
+        let isDerivedFrom =
+            replay.outputTable.reference(edge.derived)?._withUnsafeGuaranteedRef { derived in
+                derived.outgoing.contains { $0.role != .pastInner }
+            } ?? false
+        guard isDerivedFrom else { return }
         // Depth-first from `derived` along live edges; a path back to `source` closes a circle.
         var parent: [UInt64: UInt64] = [edge.derived: edge.derived]
         var pending = [edge.derived]

@@ -83,14 +83,6 @@ final class FrameStacks {
         return stacks[slot].count
     }
 
-    /// The innermost open frame of `thread`.
-    @inline(__always)
-    func top(_ thread: UInt32) -> Frame? {
-        let slot = slot(thread)  // first: it may move `stacks`
-        let stack = stacks[slot]
-        return stack.count > 0 ? stack.base[stack.count - 1] : nil
-    }
-
     @inline(__always)
     func push(_ frame: Frame, thread: UInt32) {
         let slot = slot(thread)
@@ -98,15 +90,6 @@ final class FrameStacks {
         let count = stacks[slot].count
         (stacks[slot].base + count).initialize(to: frame)
         stacks[slot].count = count + 1
-    }
-
-    /// Removes and returns the innermost frame of `thread`, which has one.
-    @inline(__always)
-    func pop(_ thread: UInt32) -> Frame {
-        let slot = slot(thread)
-        let count = stacks[slot].count - 1
-        stacks[slot].count = count
-        return stacks[slot].base[count]
     }
 
     @inline(never)
@@ -118,6 +101,36 @@ final class FrameStacks {
         stack.base.deallocate()
         stacks[slot].base = grown
         stacks[slot].capacity = capacity
+    }
+
+    /// Closes the open frames of `thread` above the frame of event `sequence` (every frame when that
+    /// one is not open), innermost first, calling `body` with each; returns how many stay open. One
+    /// lookup of the thread's stack for all of them. `body` must not push or pop frames.
+    @inline(__always)
+    func close(_ thread: UInt32, downTo sequence: UInt64, _ body: (Frame) -> Void) -> Int {
+        let slot = slot(thread)
+        let base = stacks[slot].base
+        var count = stacks[slot].count
+        while count > 0 && base[count &- 1].sequence != sequence {
+            count &-= 1
+            body(base[count])
+        }
+        stacks[slot].count = count
+        return count
+    }
+
+    /// Closes every open frame of `thread`, innermost first, calling `body` with each: one lookup
+    /// of the thread's stack for all of them. `body` must not push or pop frames.
+    @inline(__always)
+    func removeAll(_ thread: UInt32, _ body: (Frame) -> Void) {
+        let slot = slot(thread)
+        let stack = stacks[slot]
+        var index = stack.count
+        while index > 0 {
+            index &-= 1
+            body(stack.base[index])
+        }
+        stacks[slot].count = 0
     }
 
     /// The open frames of `thread`, outermost first, without copying them: valid until the next

@@ -26,7 +26,14 @@ struct IDHistory {
             ranges.append(id...id)
             return
         }
-        let before = indexOfLast(atMost: id)
+        // Next most common: just before the last gap (an older subscription of the same work unbound
+        // last); no search then.
+        let before: Int?
+        if ranges.count >= 2 && id >= ranges[ranges.count - 2].lowerBound {
+            before = ranges.count - 2
+        } else {
+            before = indexOfLast(atMost: id)
+        }
         if let before, ranges[before].contains(id) { return }
         let after = (before ?? -1) + 1
         let joinsBefore = before.map { ranges[$0].upperBound &+ 1 == id } ?? false

@@ -67,17 +67,23 @@ final class IDTable<Node: AnyObject> {
     }
 
     private func insert(_ node: Node, for id: UInt64) {
+        insert(retained: .passRetained(node), for: id)
+    }
+
+    /// Stores `node` for `id`, taking over the retain `node` holds (the node it replaces is released).
+    @inline(__always)
+    func insert(retained node: Unmanaged<Node>, for id: UInt64) {
         let mask = capacity &- 1
         var index = home(id)
         while let existing = slots[index].node {
             if slots[index].id == id {
-                slots[index].node = .passRetained(node)
+                slots[index].node = node
                 existing.release()
                 return
             }
             index = (index &+ 1) & mask
         }
-        slots[index] = Slot(id: id, node: .passRetained(node))
+        slots[index] = Slot(id: id, node: node)
         count += 1
         // At most half full: probes stay short.
         if count * 2 > capacity { resize(to: capacity * 2) }
@@ -86,6 +92,13 @@ final class IDTable<Node: AnyObject> {
     /// Removes the node of `id` and returns it.
     @discardableResult
     func removeValue(forKey id: UInt64) -> Node? {
+        removeReference(forKey: id)?.takeRetainedValue()
+    }
+
+    /// Removes the node of `id` and returns it with the retain the table held, which the caller
+    /// takes over.
+    @inline(__always)
+    func removeReference(forKey id: UInt64) -> Unmanaged<Node>? {
         let mask = capacity &- 1
         var index = home(id)
         while let node = slots[index].node {
@@ -93,7 +106,7 @@ final class IDTable<Node: AnyObject> {
                 deleteSlot(index, mask: mask)
                 count -= 1
                 if capacity > Self.minimumCapacity && count * 8 < capacity { resize(to: capacity / 2) }
-                return node.takeRetainedValue()
+                return node
             }
             index = (index &+ 1) & mask
         }

@@ -48,6 +48,15 @@ public final class Replay {
     @exclusivity(unchecked) var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
     @exclusivity(unchecked) var endedSubscriptions = IDHistory()
+    /// Subscription nodes nothing refers to any more, for the next binds (see ``SubscriptionNode``).
+    /// Each holds one retain.
+    @exclusivity(unchecked) private var subscriptionPool: [Unmanaged<SubscriptionNode>] = []
+    /// Released Output nodes nothing refers to any more, for the next creations (see ``OutputNode``).
+    @exclusivity(unchecked) private var outputPool: [Unmanaged<OutputNode>] = []
+    /// Emptied lists of ended scopes (``ScopeNode/subscriptions``), for the next scopes.
+    @exclusivity(unchecked) private var spareSubscriptionLists: [[SubscriptionNode]] = []
+    /// At most this many nodes wait in each pool: what a burst of unbinds or releases frees beyond it is freed.
+    private static var poolLimit: Int { 1024 }
     /// Open frames, by thread number.
     let frameStacks = FrameStacks()
     /// The open frames of each thread seen, outermost first (a copy, for tests and diagnostics).
@@ -97,6 +106,8 @@ public final class Replay {
         // An open scope and the subscriptions bound in it hold each other until it ends: a trace
         // that stops with scopes open would otherwise leave them behind.
         for scope in scopeTable.values { scope.subscriptions = [] }
+        for node in subscriptionPool { node.release() }
+        for node in outputPool { node.release() }
     }
 
     // MARK: - Applying events
@@ -256,20 +267,18 @@ public final class Replay {
             lastDepth = 0
             return
         }
-        while let top = frameStacks.top(thread), top.sequence != cause.event {
-            close(frameStacks.pop(thread))
-        }
-        if frameStacks.count(thread) == 0 {
+        let depth = frameStacks.close(thread, downTo: cause.event) { close($0) }
+        if depth == 0 {
             record(
                 .causeNotOpen, event,
                 "its cause, event #\(cause.event) (delivering to subscription \(cause.subscription)), "
                     + "is not an update, fire or bind still running on thread \(event.thread)")
         }
-        lastDepth = frameStacks.count(thread)
+        lastDepth = depth
     }
 
     private func closeAll(_ thread: UInt32) {
-        while frameStacks.count(thread) > 0 { close(frameStacks.pop(thread)) }
+        frameStacks.removeAll(thread) { close($0) }
     }
 
     @inline(__always)
@@ -295,6 +304,7 @@ public final class Replay {
     // MARK: - Events
 
     /// An update or fire (`eventName`) of `output`.
+    @inline(__always)
     private func applyUpdate(
         output: UInt64, cause: TraceCause?, preview: String?, of eventName: String, event: CompactEvent
     ) {
@@ -349,26 +359,48 @@ public final class Replay {
                 .reusedSubscriptionID, event,
                 "subscription \(binding.subscription) is bound again after it was unbound")
         }
-        let outputNode = liveOutput(binding.output, of: "bound", event: event)
-        let scope = scopeNode(binding.scope, event: event)
-        let node = SubscriptionNode(
-            binding, symbols: symbols, outputNode: outputNode, scope: scope, boundAt: event.sequence,
-            inFocus: isInFocus(scope))
-        subscriptionTable[binding.subscription] = node
-        outputNode?.boundCount += 1
-        if !binding.isInternal { scope?.add(node) }
-        // Bound after the scope it was created in ended, by other work (not that scope, nor a scope
-        // enclosing it — the same screen's work): shared, long-lived by design.
-        if let outputNode, !outputNode.usedOutsideScope, let ended = outputNode.scope?.endedScope,
-            !ended.contains(scope), scope?.contains(ended) != true
-        {
-            outputNode.usedOutsideScope = true
+        // Unretained lookups: the node takes the one retain of each it keeps.
+        let outputReference = liveOutputReference(binding.output, of: "bound", event: event)
+        let scopeReference = scopeNodeReference(binding.scope, event: event)
+        let inFocus = isInFocus(scopeReference)
+        // The table takes over the node's one reference: a recycled node's, or a new one's.
+        let reference: Unmanaged<SubscriptionNode>
+        if let recycled = subscriptionPool.popLast() {
+            recycled._withUnsafeGuaranteedRef {
+                $0.rebind(
+                    binding, output: outputReference, scope: scopeReference, boundAt: event.sequence, inFocus: inFocus)
+            }
+            reference = recycled
+        } else {
+            reference = .passRetained(
+                SubscriptionNode(
+                    binding, symbols: symbols, output: outputReference, scope: scopeReference,
+                    boundAt: event.sequence, inFocus: inFocus))
         }
-        if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
+        subscriptionTable.insert(retained: reference, for: binding.subscription)
+        reference._withUnsafeGuaranteedRef { node in
+            if !binding.isInternal, let scopeReference {
+                scopeReference._withUnsafeGuaranteedRef { $0.add(node) }
+            }
+            if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
+        }
+        if let outputReference {
+            let isShared = outputReference._withUnsafeGuaranteedRef { output in
+                output.boundCount += 1
+                // Bound after the scope it was created in ended, by other work (not that scope, nor a
+                // scope enclosing it — the same screen's work): shared, long-lived by design.
+                guard !output.usedOutsideScope, output.scope?.hasEnded == true,
+                    let ended = output.scope?.endedScope
+                else { return false }
+                let scope = scopeReference?.takeUnretainedValue()
+                return !ended.contains(scope) && scope?.contains(ended) != true
+            }
+            if isShared { outputReference._withUnsafeGuaranteedRef { $0.usedOutsideScope = true } }
+        }
     }
 
     private func applyUnbound(_ subscription: UInt64, reason: UnbindReason, event: CompactEvent) {
-        guard let node = subscriptionTable.removeValue(forKey: subscription) else {
+        guard let reference = subscriptionTable.removeReference(forKey: subscription) else {
             let detail =
                 endedSubscriptions.contains(subscription)
                 ? "which was already unbound" : "which the trace never bound"
@@ -376,16 +408,36 @@ public final class Replay {
             return
         }
         endedSubscriptions.insert(subscription)
-        ended(node, reason: reason, event: event)
+        reference._withUnsafeGuaranteedRef { ended($0, reason: reason, event: event) }
+        // An internal or scope-less subscription is usually held by nothing else now.
+        recycle(reference)
+    }
+
+    /// Takes over the reference `node` holds: keeps the node for a later bind when nothing else
+    /// refers to it (no scope list, group, finding or table), so no one can see it change; else
+    /// releases it.
+    @inline(__always)
+    private func recycle(_ node: Unmanaged<SubscriptionNode>) {
+        recycle(node.takeRetainedValue())
+    }
+
+    /// Keeps `node` for a later bind when this is the only reference to it (see the other `recycle`).
+    @inline(__always)
+    private func recycle(_ node: consuming SubscriptionNode) {
+        guard isKnownUniquelyReferenced(&node), subscriptionPool.count < Self.poolLimit else { return }
+        // Its Output, released while this subscription's scope kept the node, may have no other holder.
+        if let output = node.takeOutputNode(), output.releasedAt != nil { recycle(output) }
+        node.clear()
+        subscriptionPool.append(.passRetained(consume node))
     }
 
     /// Bookkeeping of a subscription that ends: unbound, or dropped with its released Output.
     private func ended(_ node: SubscriptionNode, reason: UnbindReason, event: CompactEvent) {
         node.unboundAt = event.sequence
-        node.outputNode?.boundCount -= 1
-        if !node.isInternal { node.scope?.boundSubscriptions -= 1 }
-        if node.bindingGroup != nil { duplicateBindings.unbound(node) }
-        if node.containerGroup != nil { duplicateBindings.containers.unbound(node) }
+        node.outputReference?._withUnsafeGuaranteedRef { $0.boundCount -= 1 }
+        if !node.isInternal { node.scopeReference?._withUnsafeGuaranteedRef { $0.boundSubscriptions -= 1 } }
+        if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
+        if node.containerGroupReference != nil { duplicateBindings.containers.unbound(node) }
         if reason == .container, node.container != 0, node.scope?.endedScope != nil {
             reusedContainers.insert(node.container)
         }
@@ -402,11 +454,16 @@ public final class Replay {
     private func scopeEnded(_ scope: ScopeNode, event: CompactEvent) {
         scope.endedAt = event.sequence
         scope.endTime = event.time
-        for node in scope.subscriptions where node.unboundAt == nil {
+        var nodes: [SubscriptionNode] = []
+        swap(&nodes, &scope.subscriptions)
+        for node in nodes where node.unboundAt == nil {
             // Without handle records, the scope's end is the only mark; with them, the handle's release too.
             if !recordsHandles || node.handleReleasedAt != nil { markAbandoned(node, time: event.time) }
         }
-        scope.subscriptions = []
+        // The unbound ones were held by this list only, most of the time.
+        while let node = nodes.popLast() { recycle(node) }
+        // The list's storage serves the next scope.
+        if nodes.capacity <= 64 && spareSubscriptionLists.count < 64 { spareSubscriptionLists.append(nodes) }
     }
 
     /// Notes the moment `node` became a leak candidate: later deliveries are counted from here.
@@ -430,16 +487,32 @@ public final class Replay {
             record(.reusedOutputID, event, "Output \(creation.output) is created again after its release")
             keptReleased[creation.output] = nil
         }
-        let scope = scopeNode(creation.scope, event: event)
-        let node = OutputNode(
-            creation, symbols: symbols, scope: scope, createdAt: event.sequence, inFocus: isInFocus(scope))
-        outputTable[creation.output] = node
+        let scope = scopeNodeReference(creation.scope, event: event)
+        let inFocus = isInFocus(scope)
+        // The node's scope takes one retain, the table the node's.
+        if let recycled = outputPool.popLast() {
+            recycled._withUnsafeGuaranteedRef {
+                $0.recreate(creation, scope: scope?.retain(), createdAt: event.sequence, inFocus: inFocus)
+            }
+            outputTable.insert(retained: recycled, for: creation.output)
+        } else {
+            outputTable.insert(
+                retained: .passRetained(
+                    OutputNode(
+                        creation, symbols: symbols, scope: scope?.retain(), createdAt: event.sequence,
+                        inFocus: inFocus)),
+                for: creation.output)
+        }
         statistics.created(creation.kind)
     }
 
     private func applyReleased(_ output: UInt64, event: CompactEvent) {
-        guard let node = liveOutput(output, of: "released", event: event) else { return }
-        outputTable[output] = nil
+        guard let reference = outputTable.removeReference(forKey: output) else {
+            _ = liveOutput(output, of: "released", event: event)
+            return
+        }
+        // The table's reference, now this function's.
+        let node = reference.takeRetainedValue()
         releasedOutputs.insert(output)
         node.releasedAt = event.sequence
         if node.frameReferences > 0 { releasedWithOpenFrames[ObjectIdentifier(node)] = node }
@@ -459,24 +532,44 @@ public final class Replay {
             keptReleased[output] = node
             return
         }
-        for edge in node.incoming { outputTable[edge.source]?.outgoing.removeAll { $0.derived == output } }
+        for edge in node.incoming {
+            outputTable.reference(edge.source)?._withUnsafeGuaranteedRef { source in
+                source.outgoing.removeAll { $0.derived == output }
+            }
+        }
         for edge in node.outgoing {
-            if let derived = outputTable[edge.derived] {
+            outputTable.reference(edge.derived)?._withUnsafeGuaranteedRef { derived in
                 derived.incoming.removeAll { $0.source == output }
             }
         }
-        node.incoming = []
-        node.outgoing = []
+        node.removeEdges()
+        recycle(node)
+    }
+
+    /// Keeps `node`, released, for a later creation when nothing else refers to it: no subscription,
+    /// open frame (``releasedWithOpenFrames`` holds those), finding or table. Else releases it.
+    @inline(__always)
+    private func recycle(_ node: consuming OutputNode) {
+        guard isKnownUniquelyReferenced(&node), outputPool.count < Self.poolLimit else { return }
+        node.clear()
+        outputPool.append(.passRetained(consume node))
     }
 
     private func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: CompactEvent) {
-        guard let sourceNode = liveOutput(source, of: "edge", event: event),
-            let derivedNode = liveOutput(derived, of: "edge", event: event)
+        // Unretained: the table holds both.
+        guard let sourceReference = liveOutputReference(source, of: "edge", event: event),
+            let derivedReference = liveOutputReference(derived, of: "edge", event: event)
         else { return }
-        guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else { return }
         let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
-        sourceNode.outgoing.append(edge)
-        derivedNode.incoming.append(edge)
+        let isNew = sourceReference._withUnsafeGuaranteedRef { sourceNode in
+            guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else {
+                return false
+            }
+            sourceNode.outgoing.append(edge)
+            return true
+        }
+        guard isNew else { return }
+        derivedReference._withUnsafeGuaranteedRef { $0.incoming.append(edge) }
         if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
@@ -520,7 +613,7 @@ public final class Replay {
         if node.firstDangling == 0 {
             node.firstDangling = event.sequence
             // Its target is gone: a later bind to an object at the same address is another target.
-            if node.bindingGroup != nil { duplicateBindings.unbound(node) }
+            if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
             // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
             let stack = frameStacks.frames(event.thread)
             node.firstDanglingUpdate =
@@ -535,9 +628,11 @@ public final class Replay {
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
-        scopeTable[id] = ScopeNode(
+        let scope = ScopeNode(
             id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
             inFocus: options.focusScope == id || parentNode?.inFocus == true)
+        if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
+        scopeTable[id] = scope
     }
 
     // MARK: - Lookups
@@ -554,19 +649,46 @@ public final class Replay {
         return nil
     }
 
+    /// The live Output `id` unretained (valid while it is in the table), or `nil` as ``liveOutput(_:of:event:)``.
+    @inline(__always)
+    private func liveOutputReference(_ id: UInt64, of eventName: String, event: CompactEvent)
+        -> Unmanaged<OutputNode>?
+    {
+        if let reference = outputTable.reference(id) { return reference }
+        _ = liveOutput(id, of: eventName, event: event)
+        return nil
+    }
+
     /// The scope `id` (nil for 0); a scope that began before the recording gets a placeholder.
     private func scopeNode(_ id: UInt64, event: CompactEvent) -> ScopeNode? {
+        scopeNodeReference(id, event: event)?.takeUnretainedValue()
+    }
+
+    /// ``scopeNode(_:event:)`` unretained: valid while the scope is in the table (open, or a placeholder).
+    @inline(__always)
+    private func scopeNodeReference(_ id: UInt64, event: CompactEvent) -> Unmanaged<ScopeNode>? {
         guard id != 0 else { return nil }
-        if let scope = scopeTable[id] { return scope }
+        if let scope = scopeTable.reference(id) { return scope }
+        return addPlaceholderScope(id)
+    }
+
+    @inline(never)
+    private func addPlaceholderScope(_ id: UInt64) -> Unmanaged<ScopeNode>? {
         let placeholder = ScopeNode(
             id: id, parent: nil, name: "scope \(id)", site: nil, beganAt: 0, inFocus: options.focusScope == id)
         scopeTable[id] = placeholder
-        return placeholder
+        return scopeTable.reference(id)
     }
 
     private func isInFocus(_ scope: ScopeNode?) -> Bool {
         guard options.focusScope != nil else { return true }
         return scope?.inFocus == true
+    }
+
+    @inline(__always)
+    private func isInFocus(_ scope: Unmanaged<ScopeNode>?) -> Bool {
+        guard options.focusScope != nil else { return true }
+        return scope?._withUnsafeGuaranteedRef { $0.inFocus } == true
     }
 
     func record(_ kind: TraceError.Kind, _ event: CompactEvent, _ message: @autoclosure () -> String) {

@@ -79,22 +79,25 @@ struct CreationRecord {
 /// Its state is not checked for exclusive access at run time (here and in ``SubscriptionNode``):
 /// the replay is single-threaded and never re-enters itself, and the checks cost more than the
 /// bookkeeping of a bind or release.
+///
+/// Recycled like ``SubscriptionNode``: a released node no one else holds serves the next creation
+/// (``recreate(_:scope:createdAt:inFocus:)``), so its identity fields are variables, set only in this file.
 final class OutputNode {
-    let id: UInt64
-    let kind: OutputKind
-    let valueTypeSymbol: UInt32
-    let siteKey: SiteKey
+    @exclusivity(unchecked) private(set) var id: UInt64 = 0
+    @exclusivity(unchecked) private(set) var kind = OutputKind.output
+    @exclusivity(unchecked) private(set) var valueTypeSymbol: UInt32 = 0
+    @exclusivity(unchecked) private(set) var siteKey = SiteKey(file: 0, line: 0)
     /// The replay's table, which outlives every node (nodes never leave their replay): not
     /// retained, so making and freeing a node costs no reference counting for it.
     unowned(unsafe) let symbols: SymbolTable
     var valueType: String { symbols[valueTypeSymbol] }
     var site: SourceSite { symbols.site(siteKey) }
     @exclusivity(unchecked) var label: String?
-    let scope: ScopeNode?
-    let isPreexisting: Bool
-    let createdAt: UInt64
+    @exclusivity(unchecked) private(set) var scope: ScopeNode?
+    @exclusivity(unchecked) private(set) var isPreexisting = false
+    @exclusivity(unchecked) private(set) var createdAt: UInt64 = 0
     /// Judged by the analysis (inside the focus scope, or no focus set).
-    let inFocus: Bool
+    @exclusivity(unchecked) private(set) var inFocus = false
     @exclusivity(unchecked) var updateCount: UInt64 = 0
     @exclusivity(unchecked) var lastPreview: String?
     /// The time of its latest update or fire (0: none).
@@ -118,19 +121,57 @@ final class OutputNode {
     /// The flatMap whose current inner Output this is (0: none).
     @exclusivity(unchecked) var innerOf: UInt64 = 0
 
+    /// - Parameter scope: retained by the caller for the node, which takes the retain over.
     init(
-        _ creation: CreationRecord, symbols: SymbolTable, scope: ScopeNode?, createdAt: UInt64, inFocus: Bool
+        _ creation: CreationRecord, symbols: SymbolTable, scope: Unmanaged<ScopeNode>?, createdAt: UInt64,
+        inFocus: Bool
     ) {
+        self.symbols = symbols
+        recreate(creation, scope: scope, createdAt: createdAt, inFocus: inFocus)
+    }
+
+    /// Makes this node the Output `creation` makes, as if it had just been made: every field is set
+    /// (the edge lists keep their storage). Only for a new node or a cleared one no one else holds.
+    /// - Parameter scope: as in `init`.
+    @inline(__always)
+    func recreate(_ creation: CreationRecord, scope: Unmanaged<ScopeNode>?, createdAt: UInt64, inFocus: Bool) {
         id = creation.output
         kind = creation.kind
         valueTypeSymbol = creation.valueType
         siteKey = creation.site
-        self.symbols = symbols
-        label = creation.label
-        self.scope = scope
+        if label != nil || creation.label != nil { label = creation.label }
+        if let scope { self.scope = scope.takeRetainedValue() }
         isPreexisting = creation.preexisting
         self.createdAt = createdAt
         self.inFocus = inFocus
+        updateCount = 0
+        if lastPreview != nil { lastPreview = nil }
+        lastUpdateTime = 0
+        supersededBindings = 0
+        usedOutsideScope = false
+        releasedAt = nil
+        boundCount = 0
+        openFrames = 0
+        frameReferences = 0
+        removeEdges()
+        innerOf = 0
+    }
+
+    /// Empties its edge lists, keeping their storage. (Popping a handful of edges costs a tenth of
+    /// `removeAll(keepingCapacity:)`.)
+    @inline(__always)
+    func removeEdges() {
+        while incoming.popLast() != nil {}
+        while outgoing.popLast() != nil {}
+    }
+
+    /// Lets go of what it refers to before it waits to be recycled: a waiting node keeps no scope
+    /// or text alive (its edge lists' storage, empty, stays for the next use).
+    func clear() {
+        if scope != nil { scope = nil }
+        if label != nil { label = nil }
+        if lastPreview != nil { lastPreview = nil }
+        removeEdges()
     }
 
     var state: OutputState {
@@ -142,22 +183,32 @@ final class OutputNode {
 }
 
 /// A bound subscription inside the replay.
+///
+/// Recycled: the replay keeps nodes that nothing refers to any more and binds the next subscription
+/// with one of them (``Replay/recycle(_:)``, ``rebind(_:outputNode:scope:boundAt:inFocus:)``), which saves
+/// an allocation and a deallocation per bind. Only a node no one else holds is recycled, so no finding,
+/// group or list ever sees one change. Its fields are therefore variables, set only in this file.
 final class SubscriptionNode {
-    let id: UInt64
-    let output: UInt64
+    @exclusivity(unchecked) private(set) var id: UInt64 = 0
+    @exclusivity(unchecked) private(set) var output: UInt64 = 0
+    /// Its Output and scope, each holding one retain taken in ``rebind(_:output:scope:boundAt:inFocus:)``
+    /// and given back in ``clear()`` or `deinit`: strong references whose cost is exactly that (a
+    /// stored strong property also costs copies around every access). The hot paths use them unretained.
+    @exclusivity(unchecked) private(set) var outputReference: Unmanaged<OutputNode>?
+    @exclusivity(unchecked) private(set) var scopeReference: Unmanaged<ScopeNode>?
     /// `nil` when the trace bound it to an Output it never created.
-    let outputNode: OutputNode?
-    let siteKey: SiteKey
-    let isInternal: Bool
-    let targetKey: TargetKey?
+    var outputNode: OutputNode? { outputReference?.takeUnretainedValue() }
+    @exclusivity(unchecked) private(set) var siteKey = SiteKey(file: 0, line: 0)
+    @exclusivity(unchecked) private(set) var isInternal = false
+    @exclusivity(unchecked) private(set) var targetKey: TargetKey?
     /// As ``OutputNode/symbols``.
     unowned(unsafe) let symbols: SymbolTable
     var site: SourceSite { symbols.site(siteKey) }
     var target: BinderTarget? { targetKey.map(symbols.target) }
-    let scope: ScopeNode?
-    let isPreexisting: Bool
-    let boundAt: UInt64
-    let inFocus: Bool
+    var scope: ScopeNode? { scopeReference?.takeUnretainedValue() }
+    @exclusivity(unchecked) private(set) var isPreexisting = false
+    @exclusivity(unchecked) private(set) var boundAt: UInt64 = 0
+    @exclusivity(unchecked) private(set) var inFocus = false
     @exclusivity(unchecked) var danglingDeliveries: UInt64 = 0
     @exclusivity(unchecked) var firstDangling: UInt64 = 0
     /// The update that first delivered to it with its target gone (0: none).
@@ -165,8 +216,13 @@ final class SubscriptionNode {
     @exclusivity(unchecked) var unboundAt: UInt64?
     /// The group of Binder bindings it counts in, for duplicate detection. Not retained (the group
     /// holds its members): set only while it is a member, and a group with members is kept by its
-    /// finder. Neither weak (a side table per group) nor strong (a cycle).
-    @exclusivity(unchecked) unowned(unsafe) var bindingGroup: BindingGroup?
+    /// finder. Neither weak (a side table per group) nor strong (a cycle). Kept as `Unmanaged`:
+    /// even testing an `unowned(unsafe)` reference for `nil` retains and releases it.
+    var bindingGroup: BindingGroup? {
+        get { bindingGroupReference?.takeUnretainedValue() }
+        set { bindingGroupReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) private(set) var bindingGroupReference: Unmanaged<BindingGroup>?
     /// The newer binding of the same target from the same site that superseded it, while both were bound.
     @exclusivity(unchecked) var supersededBy: SubscriptionNode?
     /// The first update of its Output that reached it after it was superseded (0: none yet).
@@ -174,7 +230,11 @@ final class SubscriptionNode {
     /// The `SubscriptionContainer` holding it (0: none recorded).
     @exclusivity(unchecked) var container: UInt64 = 0
     /// As ``bindingGroup``, for container groups.
-    @exclusivity(unchecked) unowned(unsafe) var containerGroup: ContainerGroup?
+    var containerGroup: ContainerGroup? {
+        get { containerGroupReference?.takeUnretainedValue() }
+        set { containerGroupReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) private(set) var containerGroupReference: Unmanaged<ContainerGroup>?
     /// When its `Subscription` handle was released while it was still bound: nothing can unbind it now.
     @exclusivity(unchecked) var handleReleasedAt: UInt64?
     /// Its Output's update count and the time when it became a leak candidate: its scope ended
@@ -183,20 +243,63 @@ final class SubscriptionNode {
     @exclusivity(unchecked) var timeAtAbandon: UInt64 = 0
 
     init(
-        _ binding: BindingRecord, symbols: SymbolTable, outputNode: OutputNode?, scope: ScopeNode?, boundAt: UInt64,
-        inFocus: Bool
+        _ binding: BindingRecord, symbols: SymbolTable, output: Unmanaged<OutputNode>?, scope: Unmanaged<ScopeNode>?,
+        boundAt: UInt64, inFocus: Bool
+    ) {
+        self.symbols = symbols
+        rebind(binding, output: output, scope: scope, boundAt: boundAt, inFocus: inFocus)
+    }
+
+    deinit { clear() }
+
+    /// Makes this node the new subscription of `binding`, as if it had just been made: every field
+    /// is set, and `output` and `scope` are retained. Only for a new node or a cleared one no one else holds.
+    @inline(__always)
+    func rebind(
+        _ binding: BindingRecord, output outputReference: Unmanaged<OutputNode>?,
+        scope scopeReference: Unmanaged<ScopeNode>?, boundAt: UInt64, inFocus: Bool
     ) {
         id = binding.subscription
         output = binding.output
-        self.outputNode = outputNode
+        self.outputReference = outputReference?.retain()
         siteKey = binding.site
         isInternal = binding.isInternal
         targetKey = binding.target
-        self.symbols = symbols
-        self.scope = scope
+        self.scopeReference = scopeReference?.retain()
         isPreexisting = binding.preexisting
         self.boundAt = boundAt
         self.inFocus = inFocus
+        danglingDeliveries = 0
+        firstDangling = 0
+        firstDanglingUpdate = 0
+        unboundAt = nil
+        bindingGroupReference = nil
+        if supersededBy != nil { supersededBy = nil }
+        supersededDelivery = 0
+        container = 0
+        containerGroupReference = nil
+        handleReleasedAt = nil
+        updatesAtAbandon = nil
+        timeAtAbandon = 0
+    }
+
+    /// Hands its reference to its Output over to the caller (before ``clear()``), or `nil`.
+    func takeOutputNode() -> OutputNode? {
+        defer { outputReference = nil }
+        return outputReference?.takeRetainedValue()
+    }
+
+    /// Lets go of what it refers to (before it waits to be recycled: a waiting node keeps no Output,
+    /// scope or other subscription alive).
+    @inline(__always)
+    func clear() {
+        outputReference?.release()
+        outputReference = nil
+        scopeReference?.release()
+        scopeReference = nil
+        if supersededBy != nil { supersededBy = nil }
+        bindingGroupReference = nil
+        containerGroupReference = nil
     }
 
     var state: SubscriptionState {
@@ -246,12 +349,26 @@ final class ScopeNode {
     /// Notes a user subscription bound in this scope.
     func add(_ subscription: SubscriptionNode) {
         // A cell's scope binds a few: one allocation instead of three as the array grows.
-        if subscriptions.isEmpty { subscriptions.reserveCapacity(4) }
+        if subscriptions.capacity == 0 { subscriptions.reserveCapacity(4) }
         boundSubscriptions += 1
         if subscriptions.count >= 32 && subscriptions.count > 2 * boundSubscriptions {
             subscriptions.removeAll { $0.unboundAt != nil }
         }
         subscriptions.append(subscription)
+    }
+
+    /// Whether this scope or one of its ancestors has ended: ``endedScope`` `!= nil`, walking the
+    /// parents without retaining them (a bind asks it).
+    var hasEnded: Bool {
+        var scope = Unmanaged.passUnretained(self)
+        while true {
+            let (ended, parent) = scope._withUnsafeGuaranteedRef { scope in
+                (scope.endedAt != nil, scope.parent.map { Unmanaged.passUnretained($0) })
+            }
+            if ended { return true }
+            guard let parent else { return false }
+            scope = parent
+        }
     }
 
     /// The innermost ended scope among this one and its ancestors.

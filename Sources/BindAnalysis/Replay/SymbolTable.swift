@@ -56,6 +56,11 @@ final class SymbolTable {
 struct SiteKey: Hashable {
     let file: UInt32
     let line: UInt
+
+    /// One word instead of two: a release with updates hashes it (equal keys still compare both fields).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(file) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: line))
+    }
 }
 
 /// A ``BinderTarget`` by symbol.
