@@ -260,7 +260,7 @@ struct CompactEventTests {
         }
     }
 
-    @Test("binds, unbinds, creations, releases, edges and scope ends read in one pass as written, errors as the general decoder's")
+    @Test("binds, unbinds, creations, releases, edges, scope ends: read in one pass, errors as the general path's")
     func structuralEvents() throws {
         let site = SourceSite(file: "App/Cell.swift", line: 12)
         let kinds: [TraceEvent.Kind] = [
@@ -317,7 +317,11 @@ struct CompactEventTests {
         }
 
         // A string id the trace never defined: the general path's error, for a bind and a creation.
-        for (tag, fields) in [(UInt8(13), [UInt64]([1, 1, 2, 99, 5, 0, 0, 0])), (10, [1, 3, 1, 99, 2, 5, 0, 0, 0, 0])] {
+        let undefinedFile: [(tag: UInt8, fields: [UInt64])] = [
+            (13, [1, 1, 2, 99, 5, 0, 0, 0]),  // a bind: delta, subscription, output, file 99…
+            (10, [1, 3, 1, 99, 2, 5, 0, 0, 0, 0]),  // a creation: delta, output, kind, value type 99…
+        ]
+        for (tag, fields) in undefinedFile {
             var unknown = TraceWriter()
             _ = unknown.string("Int")
             let offset = unknown.bytes.count

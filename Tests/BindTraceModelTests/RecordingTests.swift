@@ -351,7 +351,7 @@ struct RingRecordingTests {
         #expect(updatesSeen > 0, "the threads' updates reached the captures")
     }
 
-    @Test("a capture that begins during a delivery: the running capture keeps its causes, the new one reads them as top level")
+    @Test("a capture begun during a delivery: the running one keeps its causes, the new one reads them as top level")
     func captureJoiningMidDelivery() throws {
         final class Joined: @unchecked Sendable {
             let begun = DispatchSemaphore(value: 0)
@@ -472,7 +472,7 @@ struct TraceFileTests {
         #expect(events.filter { if case .updated(id, _, _) = $0.kind { true } else { false } }.count == 500)
     }
 
-    @Test("a file recorded while 4 threads update fast: the threads, the flusher and the stop merge in turn, nothing is lost")
+    @Test("a file recorded while 4 threads update fast: the rings are merged in turn, nothing is lost")
     func fileWhileThreadsUpdateFast() throws {
         // Each thread fills its ring many times, so the rings are merged by a full ring's own
         // thread, by the other threads' locked events, by the flusher and at stop.
@@ -499,10 +499,56 @@ struct TraceFileTests {
         var counts: [UInt64: Int] = [:]
         for event in events {
             if case .labeled(let output, "fast file source") = event.kind { sources.insert(output) }
-            if case .updated(let output, _, _) = event.kind, sources.contains(output) { counts[output, default: 0] += 1 }
+            if case .updated(let output, _, _) = event.kind, sources.contains(output) {
+                counts[output, default: 0] += 1
+            }
         }
         #expect(counts.count == threads)
         #expect(counts.values.allSatisfy { $0 == updates })
+    }
+
+    @Test("files recorded one after another while threads update: each holds only its own stream's events")
+    func filesOneAfterAnother() throws {
+        // Two threads keep updating while files open and close: whatever they record as a file
+        // closes must reach that file or no file, never the next one (whose strings and Outputs
+        // it would not know).
+        final class Stop: @unchecked Sendable {
+            let lock = NSLock()
+            var stopped = false
+            var isStopped: Bool { lock.withLock { stopped } }
+        }
+        let stop = Stop()
+        let finished = DispatchGroup()
+        for _ in 0..<2 {
+            finished.enter()
+            Thread {
+                let source = Output<Int>(value: 0).labeled("updated across files")
+                let derived = source.map { $0 + 1 }
+                let subscription = derived.bind { _ in }
+                var value = 0
+                while !stop.isStopped {
+                    value += 1
+                    source.update(withValue: value)
+                }
+                subscription.unsubscribe()
+                finished.leave()
+            }.start()
+        }
+        defer {
+            stop.lock.withLock { stop.stopped = true }
+            finished.wait()
+        }
+        for _ in 0..<20 {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            try BindTrace.startRecording(toFile: path)
+            usleep(2_000)
+            BindTrace.stopRecording()
+            let reader = try TraceReader(path: path)
+            let events = try reader.readAll()
+            #expect(reader.isComplete)
+            checkConsistent(events)
+        }
     }
 
     @Test("starting to record an unwritable path is a clear error")

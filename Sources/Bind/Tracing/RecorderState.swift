@@ -78,10 +78,16 @@ struct RecorderState {
         writeClock()
     }
 
-    mutating func fileClosed() {
+    /// The file leaves the stream: everything recorded so far is flushed, and the chunks still
+    /// owed to the file are returned (to be written before it closes); none is queued after.
+    mutating func fileClosed() -> [Chunk] {
+        flush()
+        let owed = pendingChunks
+        pendingChunks = []
         fileDescriptor = -1
         filePattern = nil
         if captures.isEmpty { closeStream() }
+        return owed
     }
 
     /// Starts a capture. Captures may overlap (tests run in parallel): each gets the events from

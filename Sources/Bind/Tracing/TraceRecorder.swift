@@ -132,17 +132,17 @@ enum TraceRecorder {
     /// Closes the file: everything recorded reaches it first. Caller holds `writeLock`.
     private static func closeFileLocked() {
         guard file != nil else { return }
+        // The file leaves the stream in one step with its last flush: what other threads record
+        // while it is written and closed is never queued for it (those chunks would reach the
+        // next file opened, with another stream's strings and Outputs).
         bind_lock_lock(recordingLock)
-        state.pointee.flush()
-        bind_lock_unlock(recordingLock)
-        writePendingLocked()
-        file?.close()
-        file = nil
-        bind_lock_lock(recordingLock)
-        state.pointee.fileClosed()
+        let chunks = state.pointee.fileClosed()
         // Off again unless a capture still runs: every probe then takes its untraced path.
         bt_set_recording(state.pointee.isRecording)
         bind_lock_unlock(recordingLock)
+        for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
+        file?.close()
+        file = nil
     }
 
     /// Writes every pending chunk to the file, in order. Caller holds `writeLock`.
