@@ -347,7 +347,8 @@ extension TraceFormat.Tag {
 
 extension TraceRecord {
     /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
-    /// events), as ``RecordEncoder/encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
+    /// events; the reader calls ``PayloadDecoder/updateFields()``, which this wraps with errors), as
+    /// ``RecordEncoder/encodeUpdate(at:fire:delta:output:causeBack:causeSubscription:)`` is the
     /// recorder's. Reads the fields ``decode(_:_:)`` reads for
     /// `.event(delta:, .update(output:, cause:, preview: nil))` (or `.fire`), with the same errors.
     ///
