@@ -430,9 +430,9 @@ struct RecorderState {
     }
 
     private static func name(of ring: UnsafeMutablePointer<bt_ring>) -> String {
-        withUnsafeBytes(of: &ring.pointee.name) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        let name = UnsafeRawPointer(bt_ring_name(ring)!)
+        let bytes = UnsafeRawBufferPointer(start: name, count: Int(BT_THREAD_NAME_LENGTH))
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     mutating func writeClock() {

@@ -104,6 +104,8 @@ typedef struct {
 } bt_update_record;
 
 #define BT_RING_CAPACITY 1024
+/// The bytes a ring keeps of its thread's name, its NUL included.
+#define BT_THREAD_NAME_LENGTH 64
 
 /// One thread's updates in sequence order: written only by its thread (`tail`), read and consumed
 /// only with the recording lock held (`head`). A ring outlives its thread and is reused, once
@@ -125,8 +127,12 @@ typedef struct bt_ring {
     uint64_t name_generation;
     uint64_t name_id;
     /// The thread's name, read on that thread when it claimed the ring or refreshed it.
-    char name[64];
+    char name[BT_THREAD_NAME_LENGTH];
 } bt_ring;
+
+/// The thread's name as its ring holds it (NUL-terminated within its 64 bytes). A C accessor:
+/// Swift's `&ring.pointee.name` would be an access to the whole ring, which other threads write.
+static inline const char *bt_ring_name(const bt_ring *ring) { return ring->name; }
 
 extern _Thread_local bt_ring *bt_current_ring;
 static inline bt_ring *bt_ring_current(void) { return bt_current_ring; }
