@@ -135,4 +135,13 @@ struct HTMLReportTests {
         #expect(clean.contains("alert(1)") == !isDropped)
         #expect(clean.hasSuffix("<g/></svg>"))
     }
+
+    @Test(
+        "SVG cleaning ends an element's name where XML does: at the first character no name has",
+        arguments: [#"script"d=>"#, "script\u{1B}>", "script\u{00A0}>", "s:script'x'>"])
+    func svgCleanerNameEnd(rest: String) {
+        let clean = SVGCleaner.clean("<svg><\(rest)alert(1)</script><g/></svg>")
+        #expect(!clean.contains("alert(1)"))
+        #expect(!clean.lowercased().contains("<script"))
+    }
 }

@@ -80,10 +80,16 @@ enum SVGCleaner {
         return nil
     }
 
-    /// The tag's name as an XML parser reads it: everything up to whitespace, `/` or `>` (XML names
-    /// take `.`, `_` and more besides letters, so `<s.g:script>` is a `script` of prefix `s.g`).
+    /// The tag's name as an XML parser reads it: the name characters after `<` or `</` (XML names
+    /// take `.`, `_`, `-`, `:`, digits and letters, so `<s.g:script>` is a `script` of prefix
+    /// `s.g`), ending at the first other character — `<script"x=>` is a `script` too.
     private static func tagName(_ tag: Substring) -> String {
-        tag.dropFirst().drop { $0 == "/" }.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }.lowercased()
+        tag.dropFirst().drop { $0 == "/" }.prefix(while: isNameCharacter).lowercased()
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "." || character == "_" || character == "-"
+            || character == ":" || !character.isASCII && !character.isWhitespace
     }
 
     /// The tag with unsafe attributes removed.
