@@ -114,7 +114,7 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     }
 
     /// Removes the subscriber `token`, if it is still bound.
-    @inlinable
+    @inlinable @inline(__always)
     func unbind(token: UInt64, reason: UnbindReason) {
         lock.lock()
         guard let index = index(of: token) else { return lock.unlock() }
