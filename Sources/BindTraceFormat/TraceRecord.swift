@@ -451,31 +451,32 @@ package struct PayloadDecoder {
 
     @inlinable @inline(__always)
     package mutating func varint() throws(RecordDecodingError) -> UInt64 {
-        // Most numbers fit one byte (ids of a short trace, flags, causes), two (tick deltas) or three
-        // (ids of a long trace).
-        if cursor < end {
-            let first = bytes[cursor]
-            if first < 0x80 {
-                cursor += 1
-                return UInt64(first)
-            }
-            if cursor + 1 < end {
-                let second = bytes[cursor + 1]
-                if second < 0x80 {
-                    cursor += 2
-                    return UInt64(first & 0x7F) | UInt64(second) << 7
-                }
-                // Three bytes: ids in a long trace.
-                if cursor + 2 < end {
-                    let third = bytes[cursor + 2]
-                    if third < 0x80 {
-                        cursor += 3
-                        return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
-                    }
-                }
-            }
-        }
+        if let value = shortVarint() { return value }
         return try longVarint()
+    }
+
+    /// A varint of one to three bytes, which most numbers are (ids of a short trace, flags and
+    /// causes take one, tick deltas two, ids of a long trace three); `nil`, cursor unmoved, for any
+    /// other varint or one cut by the payload's end.
+    @inlinable @inline(__always)
+    mutating func shortVarint() -> UInt64? {
+        guard cursor < end else { return nil }
+        let first = bytes[cursor]
+        if first < 0x80 {
+            cursor += 1
+            return UInt64(first)
+        }
+        guard cursor + 1 < end else { return nil }
+        let second = bytes[cursor + 1]
+        if second < 0x80 {
+            cursor += 2
+            return UInt64(first & 0x7F) | UInt64(second) << 7
+        }
+        guard cursor + 2 < end else { return nil }
+        let third = bytes[cursor + 2]
+        guard third < 0x80 else { return nil }
+        cursor += 3
+        return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
     }
 
     @usableFromInline @inline(never)
@@ -548,27 +549,7 @@ package struct PayloadDecoder {
     /// ``varint()`` without throwing: `nil` at the payload's end or past 64 bits.
     @inlinable @inline(__always)
     package mutating func varintIfWhole() -> UInt64? {
-        if cursor < end {
-            let first = bytes[cursor]
-            if first < 0x80 {
-                cursor += 1
-                return UInt64(first)
-            }
-            if cursor + 1 < end {
-                let second = bytes[cursor + 1]
-                if second < 0x80 {
-                    cursor += 2
-                    return UInt64(first & 0x7F) | UInt64(second) << 7
-                }
-                if cursor + 2 < end {
-                    let third = bytes[cursor + 2]
-                    if third < 0x80 {
-                        cursor += 3
-                        return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
-                    }
-                }
-            }
-        }
+        if let value = shortVarint() { return value }
         return try? longVarint()
     }
 
