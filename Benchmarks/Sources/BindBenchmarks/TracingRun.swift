@@ -57,8 +57,11 @@ enum TracingRun {
             ])
             measured.append((speedCase, timings))
         }
-        let speed = processSpeed(measured.map { $0.timings.median("limit") })
-        let plainSpeed = processSpeed(SpeedCases.all.compactMap { baseline["speed.\($0.id).limit_ns"] })
+        // Over the same cases on both sides, or not at all.
+        let plainLimits = SpeedCases.all.compactMap { baseline["speed.\($0.id).limit_ns"] }
+        let complete = plainLimits.count == measured.count
+        let speed = complete ? processSpeed(measured.map { $0.timings.median("limit") }) : nil
+        let plainSpeed = complete ? processSpeed(plainLimits) : nil
         for (speedCase, timings) in measured {
             let off = timings.median("off")
             let on = timings.median("on")

@@ -213,7 +213,8 @@ public class Output<Value>: Unbindable {
     ///
     /// Always inlined, like the public `bind`: left to the optimiser, the instrumented build's
     /// larger subscriber made it a call, and an Output made, bound and dropped in one function
-    /// then went through the runtime's release instead of being freed in place (+11% instructions).
+    /// then went through the runtime's release instead of being freed in place (about 80
+    /// instructions more per Output; BENCHMARKS.md, "Sixth pass").
     @inlinable @inline(__always)
     final func bind(_ closure: @escaping (Value) -> Void, site: BindSite) -> UInt64 {
         lock.lock()
