@@ -34,7 +34,14 @@ format:
 ## All tests, as CI runs them: the format lint, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
 ## Sanitizer, and a short pass of every fuzz target.
-test: setup lint test-plain test-tracing test-e2e sanitize fuzz-smoke
+## Each step prints how long it took, so a slow CI run shows where its time went.
+TEST_STEPS := lint test-plain test-tracing test-e2e asan tsan fuzz-smoke
+test: setup
+	@for step in $(TEST_STEPS); do \
+	  start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$step || { echo "make test: $$step failed after $$(( $$(date +%s) - start )) s"; exit 1; }; \
+	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
+	done
 
 test-plain:
 	$(SWIFT) test
