@@ -2,9 +2,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// `RenderTiming NODES dot|sfdp DOTFILE` lays out and draws `GraphDocument.randomDAG(nodes: NODES)`
