@@ -40,7 +40,7 @@ public enum ReportWriter {
 
     /// The self-contained HTML page.
     public static func html(_ content: ReportContent, options: ReportOptions = ReportOptions()) -> String {
-        HTMLReport(content: content, limits: options.limits).render()
+        HTMLReport(content: content, limits: options.limits, toolVersion: options.toolVersion).render()
     }
 
     /// The JUnit XML document.
@@ -60,7 +60,7 @@ public struct ReportOptions: Hashable, Sendable {
     package var limits: ReportLimits
     /// How SARIF maps `Module/File.swift` to repository paths.
     public var sources: SourceLocationMapping
-    /// The `bind-trace` version recorded in SARIF, if known.
+    /// The `bind-trace` version shown in the HTML header and recorded in SARIF; `nil` leaves it out.
     public var toolVersion: String?
 
     public init(sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil) {
