@@ -92,7 +92,9 @@ let package = Package(
             dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindAnalysisTests",
-            dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
+            dependencies: [
+                "Bind", "BindTraceFormat", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
+            ]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(
             name: "BindReportTests",
