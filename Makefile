@@ -6,7 +6,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -35,10 +35,16 @@ format: setup
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 	clang-format -i $(C_FORMATTED)
 
-## All tests, as CI runs them: the format lint, the plain build, the instrumented build (trait Tracing), the CI recipe
+## The public API against the checked-in list, docs/public-api.txt (from SwiftPM's symbol graphs, SPI
+## excluded): fails when a public symbol appears, disappears or changes without the list changing.
+## `Scripts/public-api.py --update` rewrites the list.
+api:
+	Scripts/public-api.py
+
+## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
 ## Sanitizer, and a short pass of every fuzz target.
-test: setup lint test-plain test-tracing test-e2e sanitize fuzz-smoke
+test: setup lint api test-plain test-tracing test-e2e sanitize fuzz-smoke
 
 test-plain:
 	$(SWIFT) test

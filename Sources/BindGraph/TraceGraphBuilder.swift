@@ -20,9 +20,9 @@ import BindTraceModel
 /// let svg = try GraphvizRenderer().render(graph.document, format: .svg)
 /// ```
 /// - Complexity: O((*n* + *e*) log *n*) in Outputs, edges and subscriptions.
-public struct TraceGraphBuilder: Sendable {
+package struct TraceGraphBuilder: Sendable {
     /// How nodes are grouped into boxes.
-    public enum Clustering: String, Sendable, CaseIterable {
+    package enum Clustering: String, Sendable, CaseIterable {
         /// By source file when the Outputs and subscribers come from several files, else none;
         /// none above ``TraceGraphBuilder/subscriberNodeLimit`` nodes (`sfdp` ignores boxes).
         case automatic = "auto"
@@ -34,7 +34,7 @@ public struct TraceGraphBuilder: Sendable {
     }
 
     /// Whether repeated identical structures become one node with a count.
-    public enum Collapsing: String, Sendable, CaseIterable {
+    package enum Collapsing: String, Sendable, CaseIterable {
         /// Collapse groups of ``TraceGraphBuilder/automaticCollapseMinimum`` or more identical Outputs.
         case automatic = "auto"
         /// Collapse any two or more identical Outputs.
@@ -43,28 +43,28 @@ public struct TraceGraphBuilder: Sendable {
         case never
     }
 
-    public var title: String?
-    public var clustering: Clustering
-    public var collapsing: Collapsing
+    package var title: String?
+    package var clustering: Clustering
+    package var collapsing: Collapsing
     /// Above this many Output nodes, subscribers are counted on their Output instead of drawn.
-    public var subscriberNodeLimit: Int
+    package var subscriberNodeLimit: Int
     /// At most this many Output nodes are drawn (those with findings first, then by creation); the rest
     /// are left out and counted in ``TraceGraph/omittedOutputs``. `nil`: no limit. Layout time grows
     /// faster than the node count, so a graph meant for Graphviz should have one (`bind-trace` uses
     /// ``defaultMaximumNodes``).
-    public var maximumNodes: Int?
+    package var maximumNodes: Int?
 
     /// The node limit of `bind-trace graph` and `report` unless raised: `sfdp` lays out 4,000 nodes in
     /// about 10 s on a small machine.
-    public static let defaultMaximumNodes = 4_000
+    package static let defaultMaximumNodes = 4_000
 
     /// Nodes of the legend box, included in every document.
-    public static var legendNodeCount: Int { TraceGraphStyle.legend().nodes.count }
+    package static var legendNodeCount: Int { TraceGraphStyle.legend().nodes.count }
 
     /// The smallest group ``Collapsing/automatic`` collapses.
-    public static let automaticCollapseMinimum = 3
+    package static let automaticCollapseMinimum = 3
 
-    public init(
+    package init(
         title: String? = nil, clustering: Clustering = .automatic, collapsing: Collapsing = .automatic,
         subscriberNodeLimit: Int = 1_000, maximumNodes: Int? = nil
     ) {
@@ -81,7 +81,7 @@ public struct TraceGraphBuilder: Sendable {
     ///   - state: the graph at one moment (``AnalysisResult/state``); released Outputs in it
     ///     (``AnalysisOptions/keepsReleasedOutputs``) are drawn faded.
     ///   - findings: what the analysis found (``AnalysisResult/findings``); ids not in `state` are ignored.
-    public func build(_ state: GraphState, findings: [Finding]) -> TraceGraph {
+    package func build(_ state: GraphState, findings: [Finding]) -> TraceGraph {
         let marks = FindingMarks(findings)
         let subscribers = subscriberGroups(state, marks: marks)
         var groups = OutputGrouping(

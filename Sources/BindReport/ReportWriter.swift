@@ -10,7 +10,7 @@ import BindOutput
 /// try ReportWriter.write(content, to: "build/bind-report")
 /// if FailOn.warning.fails(content.findings) { exit(1) }
 /// ```
-public enum ReportWriter {
+@_spi(Harness) public enum ReportWriter {
     /// The names of the files written, in the order they are written.
     public static let fileNames = ["junit.xml", "findings.sarif", "index.html"]
 
@@ -55,7 +55,7 @@ public enum ReportWriter {
 }
 
 /// How reports are written.
-public struct ReportOptions: Hashable, Sendable {
+@_spi(Harness) public struct ReportOptions: Hashable, Sendable {
     /// How much of a big trace `index.html` embeds.
     package var limits: ReportLimits
     /// How SARIF maps `Module/File.swift` to repository paths.
@@ -77,7 +77,7 @@ public struct ReportOptions: Hashable, Sendable {
 }
 
 /// Why a report could not be written.
-public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+@_spi(Harness) public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
 

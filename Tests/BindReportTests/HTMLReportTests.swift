@@ -3,7 +3,7 @@ import BindOutput
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("index.html")
 struct HTMLReportTests {

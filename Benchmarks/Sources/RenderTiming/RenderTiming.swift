@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import BindGraph
+@_spi(Harness) import BindGraph
 import Foundation
 
 #if canImport(Glibc)

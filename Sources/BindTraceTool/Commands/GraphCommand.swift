@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindAnalysis
-import BindGraph
+@_spi(Harness) import BindGraph
 import BindOutput
 import Foundation
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import BindAnalysis
-import BindGraph
+@_spi(Harness) import BindGraph
 import BindOutput
-import BindReport
+@_spi(Harness) import BindReport
 import BindTraceModel
 
 /// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.

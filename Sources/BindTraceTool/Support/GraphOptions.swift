@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindGraph
+@_spi(Harness) import BindGraph
 
 /// How a graph is laid out and grouped: the options `graph` and `report` share, declared once.
 struct GraphOptions: ParsableArguments {
