@@ -56,6 +56,30 @@ struct CommandLineConventionTests {
         #expect(!missing.standardError.contains("unknown command"))
     }
 
+    /// The lines of `help` that describe `option`: its own line and the indented ones under it.
+    private static func helpLines(_ help: String, option: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " ") })
+        else { return [] }
+        let rest = lines[(start + 1)...].prefix { $0.hasPrefix("                 ") }
+        return [lines[start]] + rest
+    }
+
+    @Test("graph and report take the same graph options, described in the same words")
+    func sharedGraphOptions() throws {
+        // When both commands' help is printed
+        let graph = try Tool.run("graph", "--help")
+        let report = try Tool.run("report", "--help")
+
+        // Then each graph option is there, the same in both
+        #expect(graph.status == 0 && report.status == 0)
+        for option in ["--layout", "--cluster", "--collapse"] {
+            let inGraph = Self.helpLines(graph.standardOutput, option: option)
+            #expect(!inGraph.isEmpty, "graph --help lists \(option)")
+            #expect(inGraph == Self.helpLines(report.standardOutput, option: option), "\(option)")
+        }
+    }
+
     @Test("the HTML report's header and the SARIF tool entry carry the version")
     func versionInReports() throws {
         // Given a trace
