@@ -35,7 +35,7 @@ format: setup
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 	clang-format -i $(C_FORMATTED)
 
-## The public API against the checked-in list, docs/public-api.txt (from SwiftPM's symbol graphs, SPI
+## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI
 ## excluded): fails when a public symbol appears, disappears or changes without the list changing.
 ## `Scripts/public-api.py --update` rewrites the list.
 api:

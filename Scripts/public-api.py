@@ -4,7 +4,8 @@
 The list holds one line per public symbol of our library modules, as the compiler sees it (SwiftPM's
 symbol graphs: `swift package dump-symbol-graph`), SPI excluded: `@_spi(Harness)` symbols are for the
 package's own harnesses in Fuzz/ and Benchmarks/, invisible without an explicit `@_spi` import.
-A symbol that appears, disappears or changes its declaration without the list changing fails.
+A symbol that appears, disappears or changes its declaration without the list changing fails, in
+the plain build or in the `Tracing` trait's (`.build-tracing`): both builds have one public API.
 
 Usage: Scripts/public-api.py           compare (exit 1 and a diff when they differ)
        Scripts/public-api.py --update  rewrite docs/public-api.txt
@@ -29,9 +30,14 @@ HEADER = """\
 """
 
 
-def symbol_graph_directory():
+# The builds whose API must be the list: plain, and with the Tracing trait (its own scratch path, as
+# the Makefile builds it).
+BUILDS = {"plain": [], "Tracing": ["--traits", "Tracing", "--scratch-path", ".build-tracing"]}
+
+
+def symbol_graph_directory(build_options):
     run = subprocess.run(
-        ["swift", "package", "dump-symbol-graph", "--skip-synthesized-members"],
+        ["swift", "package", *build_options, "dump-symbol-graph", "--skip-synthesized-members"],
         cwd=ROOT, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"public-api.py: swift package dump-symbol-graph failed:\n{run.stdout}{run.stderr}")
@@ -66,13 +72,18 @@ def public_symbols(directory):
 
 
 def main():
-    lines, counts = public_symbols(symbol_graph_directory())
+    lines, counts = public_symbols(symbol_graph_directory(BUILDS["plain"]))
     total = sum(counts.values())
     summary = ", ".join(f"{module} {count}" for module, count in counts.items())
     if sys.argv[1:] == ["--count"]:
         print(f"{total} public symbols (SPI excluded): {summary}")
         return
     text = HEADER.format(total=total, counts=summary) + "\n".join(lines) + "\n"
+    traced, _ = public_symbols(symbol_graph_directory(BUILDS["Tracing"]))
+    if traced != lines:
+        print("\n".join(difflib.unified_diff(lines, traced, "plain build", "Tracing build", lineterm="", n=0)))
+        sys.exit("public-api.py: the Tracing build's public API differs from the plain build's: "
+                 "a trait must not change the API (give the plain build the same declarations as no-ops)")
     if sys.argv[1:] == ["--update"]:
         with open(LIST, "w", encoding="utf-8") as file:
             file.write(text)
@@ -84,9 +95,11 @@ def main():
     except FileNotFoundError:
         listed = ""
     if listed == text:
-        print(f"public-api.py: the public API is the list: {total} public symbols ({summary})")
+        print(f"public-api.py: the public API (plain and Tracing builds) is the list: {total} public symbols "
+              f"({summary})")
         return
-    diff = difflib.unified_diff(listed.splitlines(), text.splitlines(), "docs/public-api.txt", "the code", lineterm="", n=0)
+    diff = difflib.unified_diff(
+        listed.splitlines(), text.splitlines(), "docs/public-api.txt", "the code", lineterm="", n=0)
     print("\n".join(diff))
     sys.exit("public-api.py: the public API differs from docs/public-api.txt: decide, then run "
              "Scripts/public-api.py --update and commit the list with the change")
