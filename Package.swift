@@ -48,7 +48,8 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        // The JSON writer, the atomic file writer and the terminal escaper shared by graphs, reports and the CLI.
+        // The JSON writer, the atomic file writer, every escaper (`Escape`) and the tool version, shared by the
+        // dump format, graphs, reports and the CLI. A leaf.
         .target(name: "BindOutput"),
         .target(
             name: "BindGraph",
