@@ -1,12 +1,12 @@
 # The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing.
 SWIFT ?= swift
-APT_PACKAGES := libgraphviz-dev graphviz pkg-config
+APT_PACKAGES := libgraphviz-dev graphviz pkg-config clang-format
 # Only for the browser test of the HTML report (skipped with a message when missing).
 BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -22,20 +22,30 @@ setup:
 build: setup
 	$(SWIFT) build
 
-## swift format's lint of our Swift code with the checked-in .swift-format (strict: any finding fails).
-FORMATTED := Sources Tests Samples
-lint:
+## swift format's lint of our Swift code with the checked-in .swift-format (strict: any finding fails), and
+## clang-format's of our C targets with the checked-in .clang-format (any change it would make fails).
+FORMATTED := Sources Tests Samples Benchmarks Fuzz Package.swift
+C_FORMATTED = $(shell git ls-files 'Sources/C*' 'Benchmarks/Sources/C*' 'Fuzz/Sources/C*' | grep -E '\.(c|h)$$')
+lint: setup
 	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+	clang-format --dry-run --Werror $(C_FORMATTED)
 
-## Rewrites our Swift code in the .swift-format style (what `make lint` checks).
-format:
+## Rewrites our Swift and C code in the checked-in styles (what `make lint` checks).
+format: setup
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
+	clang-format -i $(C_FORMATTED)
 
-## All tests, as CI runs them: the format lint, the plain build, the instrumented build (trait Tracing), the CI recipe
+## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI
+## excluded): fails when a public symbol appears, disappears or changes without the list changing.
+## `Scripts/public-api.py --update` rewrites the list.
+api:
+	Scripts/public-api.py
+
+## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
 ## Sanitizer, and a short pass of every fuzz target.
 ## Each step prints how long it took, so a slow CI run shows where its time went.
-TEST_STEPS := lint test-plain test-tracing test-e2e asan tsan fuzz-smoke
+TEST_STEPS := lint api test-plain test-tracing test-e2e asan tsan fuzz-smoke
 test: setup
 	@for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \

@@ -38,7 +38,7 @@ let package = Package(
                 "CBindCore", "BindTraceFormat", .target(name: "CBindTrace", condition: .when(traits: ["Tracing"])),
             ]
         ),
-        .target(name: "BindTraceModel", dependencies: ["BindTraceFormat"]),
+        .target(name: "BindTraceModel", dependencies: ["BindTraceFormat", "BindOutput"]),
         // The reader side never depends on `Bind`, so `bind-trace` built with `--traits Tracing` holds no recorder.
         // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`).
         .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
@@ -48,7 +48,8 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        // The JSON writer, the atomic file writer and the terminal escaper shared by graphs, reports and the CLI.
+        // The JSON writer, the atomic file writer, every escaper (`Escape`) and the tool version, shared by the
+        // dump format, graphs, reports and the CLI. A leaf.
         .target(name: "BindOutput"),
         .target(
             name: "BindGraph",
@@ -88,23 +89,32 @@ let package = Package(
             name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
             path: "Tests/BindTraceTestSupport"),
         .testTarget(
-            name: "BindTraceModelTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
+            name: "BindTraceModelTests",
+            dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindAnalysisTests",
-            dependencies: ["Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
+            dependencies: [
+                "Bind", "BindTraceFormat", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
+            ]),
         .testTarget(name: "BindGraphTests", dependencies: ["BindGraph", "BindAnalysis", "BindTraceModel"]),
         .testTarget(
             name: "BindReportTests",
-            dependencies: ["Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindTraceTestSupport"]),
+            dependencies: [
+                "Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport",
+            ]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
         .testTarget(
             name: "AppCorpusTests",
-            dependencies: ["AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport"]),
+            dependencies: [
+                "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
+            ]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
-        .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(
+            name: "BindTraceToolTests",
+            dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindOutput", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

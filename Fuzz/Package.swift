@@ -28,7 +28,7 @@ if mainHas("Sources/BindAnalysis/Replay/Replay.swift") && mainHas("Sources/BindA
             linkerSettings: fuzzerLinking
         ))
 }
-if mainHas("Sources/BindGraph/GraphLabel.swift") && mainHas("Sources/BindReport/HTML/HTMLText.swift") {
+if mainHas("Sources/BindGraph/GraphLabel.swift") && mainHas("Sources/BindReport/HTML/HTMLBuilder.swift") {
     optionalTargets.append(
         .executableTarget(
             name: "FuzzLabels",

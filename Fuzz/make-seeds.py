@@ -3,12 +3,33 @@
 
 Each seed is a small trace in the format of docs/trace-format.md aimed at one edge case: cut
 records, huge lengths, string redefinitions, unknown tags, deep cause chains, hostile strings.
-Usage: Fuzz/make-seeds.py Fuzz/corpus
+Record tags come from the one table of them, `enum Tag` in Sources/BindTraceFormat/TraceFormat.swift,
+read by name (TAG["update"]): a seed never spells a tag's number.
+Usage: Fuzz/make-seeds.py Fuzz/corpus (or --tags: print the table as read, one `name=value` a line)
 """
 import os
+import re
 import sys
 
 MAGIC = b"BINDTRC\x1a"
+FORMAT_SOURCE = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "BindTraceFormat", "TraceFormat.swift")
+
+
+def read_tags(path=FORMAT_SOURCE):
+    """The record tags by name, from the cases of `enum Tag` in the format's Swift source."""
+    with open(path, encoding="utf-8") as file:
+        source = file.read()
+    body = re.search(r"enum Tag\b[^{]*\{(.*?)\n    \}", source, re.S)
+    if body is None:
+        sys.exit(f"make-seeds.py: {path}: no `enum Tag` found")
+    tags = {name: int(value) for name, value in re.findall(r"^\s*case (\w+) = (\d+)", body.group(1), re.M)}
+    if not tags:
+        sys.exit(f"make-seeds.py: {path}: `enum Tag` has no cases")
+    return tags
+
+
+TAG = read_tags()
 
 
 def varint(value):
@@ -31,42 +52,42 @@ class Trace:
         return self
 
     def clock(self, ticks=1000, ns=5000, rate=1_000_000_000):
-        return self.record(1, [ticks, ns, rate])
+        return self.record(TAG["clock"], [ticks, ns, rate])
 
     def string(self, text):
         sid = self.next_string
         self.next_string += 1
-        self.record(2, [sid], text if isinstance(text, bytes) else text.encode("utf-8"))
+        self.record(TAG["string"], [sid], text if isinstance(text, bytes) else text.encode("utf-8"))
         return sid
 
     def thread(self, number, name_id=0):
-        return self.record(3, [number, name_id])
+        return self.record(TAG["thread"], [number, name_id])
 
     def end(self):
-        return self.record(4)
+        return self.record(TAG["end"])
 
     # Events: tick delta first.
     def created(self, output, kind, type_id, file_id, line, label=0, scope=0, pre=0, cause=None):
-        return self.record(10, [1, output, kind, type_id, file_id, line, label, scope, pre] + cause_fields(cause))
+        return self.record(TAG["outputCreated"], [1, output, kind, type_id, file_id, line, label, scope, pre] + cause_fields(cause))
 
     def edge(self, source, derived, kind):
-        return self.record(11, [1, source, derived, kind])
+        return self.record(TAG["edge"], [1, source, derived, kind])
 
     def switch(self, flatmap, inner):
-        return self.record(12, [1, flatmap, inner])
+        return self.record(TAG["innerSwitch"], [1, flatmap, inner])
 
     def bound(self, sub, output, file_id, line, flags=0, target=None, scope=0, cause=None):
         fields = [1, sub, output, file_id, line, flags]
         if flags & 2:
             fields += list(target)
-        return self.record(13, fields + [scope] + cause_fields(cause))
+        return self.record(TAG["bound"], fields + [scope] + cause_fields(cause))
 
-    def update(self, output, cause=None, preview=None, tag=14):
+    def update(self, output, cause=None, preview=None, tag=TAG["update"]):
         fields = [1, output] + cause_fields(cause) + [0 if preview is None else 1]
         return self.record(tag, fields, b"" if preview is None else preview)
 
     def unbound(self, sub, reason, cause=None):
-        return self.record(16, [1, sub, reason] + cause_fields(cause))
+        return self.record(TAG["unbound"], [1, sub, reason] + cause_fields(cause))
 
 
 def cause_fields(cause):
@@ -92,23 +113,23 @@ def kitchen_sink(hostile=False):
     screen = t.string("Screen<T>" if not hostile else "Screen<\"&'>\"")
     t.bound(3, 1, main, 8, flags=2, target=(screen, 0x7F00_1234_5678))  # 6
     scope_name = t.string("sign-in screen" if not hostile else "</script><script>alert(1)</script>")
-    t.record(19, [1, 1, 0, scope_name, main, 11])  # 7 scopeBegin
+    t.record(TAG["scopeBegin"], [1, 1, 0, scope_name, main, 11])  # 7
     t.created(3, 1, t.string("()"), main, 12, scope=1)  # 8 relay
     t.created(4, 5, int_type, main, 13, scope=1)  # 9 flatMap
     t.switch(4, 2)  # 10
     t.bound(4, 3, main, 14, scope=1)  # 11
-    t.update(3, tag=15, preview=b"()")  # 12 fire
+    t.update(3, tag=TAG["fire"], preview=b"()")  # 12
     t.update(1, cause=(1, 4), preview=b"Grace" if not hostile else b"\xff\xfe<&>\"\\\n\x00")  # 13
     t.update(2, cause=(1, 1), preview=b"5")  # 14
-    t.record(17, [1, 3])  # 15 dangling
+    t.record(TAG["dangling"], [1, 3])  # 15
     mark = t.string("before tap")
-    t.record(21, [1, mark, 1])  # 16 mark
-    t.record(22, [1, 2, t.string("length")])  # 17 label
+    t.record(TAG["mark"], [1, mark, 1])  # 16
+    t.record(TAG["label"], [1, 2, t.string("length")])  # 17
     t.unbound(2, 2)  # 18
-    t.record(20, [1, 1])  # 19 scopeEnd
+    t.record(TAG["scopeEnd"], [1, 1])  # 19
     t.unbound(4, 3)  # 20
-    t.record(18, [1, 3])  # 21 released
-    t.record(5, [3])  # lost
+    t.record(TAG["released"], [1, 3])  # 21
+    t.record(TAG["lost"], [3])
     t.clock(ticks=900, ns=4000)  # a clock going backwards
     t.update(1)  # 22
     t.end()
@@ -124,34 +145,36 @@ def seeds():
     sink = kitchen_sink()
     yield "every-kind", bytes(sink.data)
     yield "every-kind-cut", bytes(sink.data[:-7])
-    yield "every-kind-cut-in-length", bytes(sink.data[: len(sink.data) - 1]) + b"\x0e\x80"
+    yield "every-kind-cut-in-length", bytes(sink.data[: len(sink.data) - 1]) + bytes([TAG["update"], 0x80])
     yield "hostile-strings", bytes(kitchen_sink(hostile=True).data)
 
     t = Trace().clock()
-    t.data += b"\x0e" + varint(4 << 30) + b"\0\0\0"
+    t.data += bytes([TAG["update"]]) + varint(4 << 30) + b"\0\0\0"
     yield "huge-length", bytes(t.data)
     t = Trace().clock()
-    t.data += b"\x0e" + b"\xff" * 12
+    t.data += bytes([TAG["update"]]) + b"\xff" * 12
     yield "endless-varint", bytes(t.data)
     t = Trace().clock()
-    t.data += b"\x0e" + b"\x80" * 9 + b"\x02" + b"\x01\x01\x00\x00"
+    t.data += bytes([TAG["update"]]) + b"\x80" * 9 + b"\x02" + b"\x01\x01\x00\x00"
     yield "overflowing-length", bytes(t.data)
     t = Trace().clock()
-    t.record(14, [1] + [0xFFFFFFFFFFFFFFFF] + [0, 0])
+    t.record(TAG["update"], [1] + [0xFFFFFFFFFFFFFFFF] + [0, 0])
     yield "max-varint-field", bytes(t.data)
 
     t = Trace()
-    t.record(2, [1], b"a")
-    t.record(2, [1], b"b")
+    t.record(TAG["string"], [1], b"a")
+    t.record(TAG["string"], [1], b"b")
     yield "string-redefined", bytes(t.data)
     t = Trace()
-    t.record(2, [2], b"b")
+    t.record(TAG["string"], [2], b"b")
     yield "string-out-of-order", bytes(t.data)
     t = Trace().clock()
-    t.record(21, [1, 99, 0])
+    t.record(TAG["mark"], [1, 99, 0])
     yield "string-undefined", bytes(t.data)
 
     t = Trace(minor=7).clock()
+    unknown = [tag for tag in (9, 200, 0, 255) if tag not in TAG.values()]
+    assert len(unknown) == 4, "the unknown-tags seed needs tags the format does not define"
     t.record(9, [1, 2, 3]).record(200, [], b"future payload").record(0, []).record(255, [1])
     t.update(1).record(9, [4]).end()
     yield "unknown-tags", bytes(t.data)
@@ -192,13 +215,13 @@ def seeds():
     yield "threads-huge", bytes(t.data)
 
     t = Trace().clock()
-    t.record(16, [1, 1, 200, 0])
+    t.record(TAG["unbound"], [1, 1, 200, 0])
     yield "bad-unbind-reason", bytes(t.data)
     t = Trace().clock()
-    t.record(11, [1, 1, 2, 99])
+    t.record(TAG["edge"], [1, 1, 2, 99])
     yield "bad-output-kind", bytes(t.data)
     t = Trace().clock()
-    t.record(1, [1])
+    t.record(TAG["clock"], [1])
     yield "clock-short", bytes(t.data)
     t = Trace().clock().end()
     t.update(1)
@@ -207,14 +230,14 @@ def seeds():
     # The hostile shapes of a real app and of an attacker, each near the fuzzers' -max_len (64 KiB).
     t = Trace(minor=1).clock()
     source, name = t.string("App/Cell.swift"), t.string("cell 3")
-    t.record(19, [1, 1, 0, name, source, 10])  # scopeBegin
+    t.record(TAG["scopeBegin"], [1, 1, 0, name, source, 10])
     t.created(1, 0, 0, source, 3)
     t.bound(1, 1, source, 12, scope=1)
-    t.record(23, [1, 1, 7])  # contained in container 7
+    t.record(TAG["contained"], [1, 1, 7])  # in container 7
     t.bound(2, 1, source, 13, scope=1)
-    t.record(24, [1, 2])  # handleReleased: nothing can unbind subscription 2
-    t.record(20, [1, 1])  # scopeEnd
-    t.record(24, [1, 99])  # the handle of a subscription never bound
+    t.record(TAG["handleReleased"], [1, 2])  # nothing can unbind subscription 2
+    t.record(TAG["scopeEnd"], [1, 1])
+    t.record(TAG["handleReleased"], [1, 99])  # the handle of a subscription never bound
     t.end()
     yield "handles-1.1", bytes(t.data)
 
@@ -223,7 +246,7 @@ def seeds():
     for sub in range(1, 1501):
         t.bound(sub, 1, 0, sub)
     t.update(1)
-    t.record(18, [1, 1])  # released with 1,500 still bound
+    t.record(TAG["released"], [1, 1])  # with 1,500 still bound
     t.end()
     yield "wide-fan", bytes(t.data)
 
@@ -234,7 +257,7 @@ def seeds():
         t.edge(output - 1, output, 4)
         t.bound(output, output - 1, 0, output, flags=1)
     t.update(1)
-    t.record(18, [1, 1])
+    t.record(TAG["released"], [1, 1])
     t.end()
     yield "long-chain", bytes(t.data)
 
@@ -298,6 +321,10 @@ def write(directory, prefix, pairs):
 
 def main():
     """Usage: make-seeds.py CORPUS_DIRECTORY (writes traces/, replay/ and labels/ in it)."""
+    if sys.argv[1:] == ["--tags"]:
+        for name, value in TAG.items():
+            print(f"{name}={value}")
+        return
     corpus = sys.argv[1]
     write(os.path.join(corpus, "traces"), "hand-", ((n + ".trace", d) for n, d in seeds()))
     write(os.path.join(corpus, "replay"), "hand-", replay_seeds())

@@ -27,11 +27,11 @@ public enum Narrator {
     }
 
     /// The longest label or type name a message quotes whole, in characters.
-    public static let quotedLimit = 200
+    package static let quotedLimit = 200
 
     /// `text`, or its first ``quotedLimit`` characters and how many were left out: a trace's strings
     /// are untrusted, and a message per Output must not copy a megabyte label each time.
-    public static func shortened(_ text: String) -> String {
+    package static func shortened(_ text: String) -> String {
         guard let cut = text.index(text.startIndex, offsetBy: quotedLimit, limitedBy: text.endIndex),
             cut != text.endIndex
         else { return text }
@@ -44,7 +44,7 @@ public enum Narrator {
     }
 
     /// The name of an Output the trace never created (only its id is known).
-    public static func unknownOutput(_ id: UInt64) -> String { "an Output the trace never created (#\(id))" }
+    package static func unknownOutput(_ id: UInt64) -> String { "an Output the trace never created (#\(id))" }
 
     /// A subscription: `Binder to Label bound at Cell.swift:30`, `closure bound at Screen.swift:12`,
     /// `map's own subscription at Feed.swift:12` for an operator's.
@@ -67,13 +67,13 @@ public enum Narrator {
     }
 
     /// `Feed.swift:12`: the file name and line (the module is in the finding's own site).
-    public static func place(_ site: SourceSite) -> String {
+    package static func place(_ site: SourceSite) -> String {
         let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
         return "\(file):\(site.line)"
     }
 
     /// How long a duration of `nanoseconds` reads: `850 ms`, `3.2 s`, `4 min`.
-    public static func duration(nanoseconds: UInt64) -> String {
+    package static func duration(nanoseconds: UInt64) -> String {
         let milliseconds = Double(nanoseconds) / 1_000_000
         if milliseconds < 1 { return "less than 1 ms" }
         if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
@@ -83,7 +83,7 @@ public enum Narrator {
     }
 
     /// `1 update`, `3 updates`.
-    public static func count(_ number: UInt64, _ singular: String, _ plural: String? = nil) -> String {
+    package static func count(_ number: UInt64, _ singular: String, _ plural: String? = nil) -> String {
         number == 1 ? "1 \(singular)" : "\(number) \(plural ?? singular + "s")"
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Kept as numbers rather than colour names so that every value is valid for Graphviz and a
 /// faded variant can always be derived.
-public struct GraphColor: Hashable, Sendable {
+@_spi(Harness) public struct GraphColor: Hashable, Sendable {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8

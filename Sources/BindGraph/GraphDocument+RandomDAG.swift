@@ -7,8 +7,8 @@ extension GraphDocument {
     /// give the same document on every platform.
     ///
     /// - Complexity: O(nodes + edges).
-    /// - Note: a benchmark and test hook, not API: `@_spi(Benchmarks) import BindGraph`.
-    @_spi(Benchmarks) public static func randomDAG(nodes count: Int, edgesPerNode: Double = 1.5, seed: UInt64 = 1)
+    /// - Note: a benchmark and test hook, not API: `@_spi(Harness) import BindGraph`.
+    @_spi(Harness) public static func randomDAG(nodes count: Int, edgesPerNode: Double = 1.5, seed: UInt64 = 1)
         -> GraphDocument
     {
         var random = SplitMix64(seed: seed)

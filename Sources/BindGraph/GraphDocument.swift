@@ -15,7 +15,7 @@
 /// document.edges = [.init(from: "o1", to: "o2", label: "map")]
 /// let svg = try GraphvizRenderer().render(document, format: .svg)
 /// ```
-public struct GraphDocument: Hashable, Sendable {
+@_spi(Harness) public struct GraphDocument: Hashable, Sendable {
     /// A caption drawn above the picture.
     public var title: String?
     /// The direction edges flow in (Graphviz `rankdir`, honoured by the `dot` layout).
@@ -49,7 +49,7 @@ public struct GraphDocument: Hashable, Sendable {
 
 extension GraphDocument {
     /// The direction edges flow in.
-    public enum Direction: String, Hashable, Sendable, CaseIterable {
+    @_spi(Harness) public enum Direction: String, Hashable, Sendable, CaseIterable {
         case topToBottom = "TB"
         case leftToRight = "LR"
         case bottomToTop = "BT"
@@ -57,7 +57,7 @@ extension GraphDocument {
     }
 
     /// One box (or other shape) in the picture.
-    public struct Node: Hashable, Sendable {
+    @_spi(Harness) public struct Node: Hashable, Sendable {
         /// Stable identifier, unique in the document; edges refer to it. It is also the Graphviz
         /// node name, shown as the SVG `<title>` (sanitised to one line; `\` is shown as `⧵`).
         public var id: String
@@ -109,7 +109,7 @@ extension GraphDocument {
     }
 
     /// An arrow from one node to another. Several edges between the same nodes are all drawn.
-    public struct Edge: Hashable, Sendable {
+    @_spi(Harness) public struct Edge: Hashable, Sendable {
         /// The ``Node/id`` the edge leaves.
         public var from: String
         /// The ``Node/id`` the edge points at.
@@ -150,7 +150,7 @@ extension GraphDocument {
     }
 
     /// A titled box around the nodes whose ``Node/cluster`` equals ``key``.
-    public struct Cluster: Hashable, Sendable {
+    @_spi(Harness) public struct Cluster: Hashable, Sendable {
         public var key: String
         public var title: String?
         public var fillColor: GraphColor?
@@ -172,7 +172,7 @@ extension GraphDocument {
     ///     edges: [.init(label: "binding"), .init(label: "flatMap inner", style: .dashed)]
     /// )
     /// ```
-    public struct Legend: Hashable, Sendable {
+    @_spi(Harness) public struct Legend: Hashable, Sendable {
         public var title: String
         public var nodes: [NodeSample]
         public var edges: [EdgeSample]
@@ -234,7 +234,7 @@ extension GraphDocument {
     }
 
     /// A node's outline (Graphviz `shape`).
-    public enum Shape: String, Hashable, Sendable, CaseIterable {
+    @_spi(Harness) public enum Shape: String, Hashable, Sendable, CaseIterable {
         case box
         case ellipse
         case circle
@@ -250,7 +250,7 @@ extension GraphDocument {
     }
 
     /// How a node's outline is drawn (Graphviz `style`); combine freely, e.g. `[.filled, .dashed]`.
-    public struct NodeStyle: OptionSet, Hashable, Sendable {
+    @_spi(Harness) public struct NodeStyle: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -262,7 +262,7 @@ extension GraphDocument {
     }
 
     /// How an edge's line is drawn.
-    public enum EdgeStyle: String, Hashable, Sendable, CaseIterable {
+    @_spi(Harness) public enum EdgeStyle: String, Hashable, Sendable, CaseIterable {
         case solid
         case dashed
         case dotted
@@ -270,7 +270,7 @@ extension GraphDocument {
     }
 
     /// The mark at the head of an edge (Graphviz `arrowhead`).
-    public enum Arrowhead: String, Hashable, Sendable, CaseIterable {
+    @_spi(Harness) public enum Arrowhead: String, Hashable, Sendable, CaseIterable {
         case normal
         case empty
         case vee

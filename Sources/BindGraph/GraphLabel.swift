@@ -1,3 +1,5 @@
+import BindOutput
+
 /// Turns untrusted text (names and values read from trace files) into strings Graphviz draws
 /// literally, legibly and safely.
 ///
@@ -14,15 +16,10 @@
 ///   with a trailing `…`; a character carrying more than ``Limits/maxScalarsPerCharacter`` Unicode
 ///   scalars (a "zalgo" pile of combining marks) keeps only that many; more than
 ///   ``Limits/maxLines`` lines end in a `… N more lines` line.
-/// - **HTML-like labels** (every label we draw is one) escape `&`, `<`, `>` and `"` as entities,
-///   so text can never open a tag, and double every backslash: Graphviz 2.43 expands `\N`, `\G`,
-///   `\E`, `\T`, `\H`, `\L` to object names even inside HTML-like text and turns `\\` into `\`
-///   (measured; an entity such as `&#92;` does not help, it is decoded before the expansion).
-/// - **Plain escString attributes** (tooltips) are interpreted twice by Graphviz 2.43, so no
-///   backslash escape survives reliably; a backslash is shown as the look-alike `⧵` (`U+29F5`).
-/// - **Identifiers** (node names, shown as the SVG `<title>`) are sanitised like a line and never
-///   contain a backslash (shown as `⧵`): Graphviz 2.43 writes names into DOT output without
-///   escaping backslashes, so a trailing one would break the DOT text.
+/// - **Escaping** is BindOutput's: HTML-like labels (every label we draw is one) go through
+///   `Escape.dotHTMLLabel` (`& < > "` as entities, backslashes doubled), plain escString attributes
+///   (tooltips) and identifiers (node names, shown as the SVG `<title>`) through `Escape.dotLabel`
+///   (a backslash shown as the look-alike `⧵`); their documentation says why.
 ///
 /// Invalid UTF-8 never reaches here as bytes (Swift `String`s are valid Unicode); text decoded
 /// from bad bytes arrives with `U+FFFD` in place, which is kept and drawn as `�`.
@@ -45,7 +42,6 @@ enum GraphLabel {
     }
 
     static let ellipsis: Character = "…"
-    static let backslashStandIn: Character = "\u{29F5}"
 
     // MARK: Sanitising
 
@@ -96,47 +92,16 @@ enum GraphLabel {
 
     /// A Graphviz node name: one sanitised line without backslashes.
     static func identifier(_ text: String) -> String {
-        replacingBackslashes(singleLine(text))
+        Escape.dotLabel(singleLine(text))
     }
 
     // MARK: Escaping
-
-    /// `text` with every backslash scalar (even one a combining mark attaches to) replaced.
-    private static func replacingBackslashes(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            if scalar == "\\" { result.append(backslashStandIn) } else { result.unicodeScalars.append(scalar) }
-        }
-        return result
-    }
-
-    /// `text` as character data inside an HTML-like label: `& < > "` become entities, `\` becomes `\\`.
-    ///
-    /// Apply to text already sanitised by ``lines(_:limits:)`` or ``singleLine(_:limits:)``.
-    static func htmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        // By scalar, not Character: `<` followed by a combining mark is one Character, and must
-        // still be escaped.
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "\\": escaped += "\\\\"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
 
     /// A plain escString attribute value (tooltip): lines joined by Graphviz's `\n`, backslashes
     /// replaced by `⧵` (see the type's documentation for why).
     static func plainAttribute(_ text: String, limits: Limits = .standard) -> String {
         lines(text, limits: limits)
-            .map(replacingBackslashes)
+            .map(Escape.dotLabel)
             .joined(separator: "\\n")
     }
 
@@ -148,10 +113,10 @@ enum GraphLabel {
     static func html(title: String?, lines detail: [String], pointSize: Int, detailPointSize: Int? = nil) -> String {
         var parts: [String] = []
         if let title {
-            parts.append("<B>" + htmlEscaped(title) + "</B>")
+            parts.append("<B>" + Escape.dotHTMLLabel(title) + "</B>")
         }
         if !detail.isEmpty {
-            let body = detail.map(htmlEscaped).joined(separator: "<BR/>")
+            let body = detail.map(Escape.dotHTMLLabel).joined(separator: "<BR/>")
             if let detailPointSize, detailPointSize != pointSize {
                 parts.append("<FONT POINT-SIZE=\"\(detailPointSize)\">" + body + "</FONT>")
             } else {

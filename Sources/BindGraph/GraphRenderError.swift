@@ -1,5 +1,5 @@
 /// Why a ``GraphDocument`` could not be drawn.
-public enum GraphRenderError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Harness) public enum GraphRenderError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Two nodes share an id (after sanitising; ids differing only in control characters collide).
     case duplicateNodeID(String)
     /// Edge number `edgeIndex` names a node id that is not in the document.

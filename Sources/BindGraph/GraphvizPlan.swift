@@ -1,3 +1,5 @@
+import BindOutput
+
 /// Everything Graphviz will be told about one document, decided in plain Swift before any C call:
 /// which objects exist, in what order, with which attributes, all text already sanitised and escaped.
 ///
@@ -157,7 +159,7 @@ extension GraphvizPlan {
         if title == nil, lines.isEmpty { lines = [name] }
         let html = GraphLabel.html(
             title: title, lines: lines, pointSize: 12, detailPointSize: title == nil ? nil : detailPointSize)
-        let plain = ([title].compactMap { $0 } + lines).map { $0.replacingBackslashes() }.joined(separator: "\\n")
+        let plain = ([title].compactMap { $0 } + lines).map(Escape.dotLabel).joined(separator: "\\n")
 
         var attributes: Attributes = [("shape", node.shape.rawValue)]
         let style = node.style.graphvizValue
@@ -233,7 +235,7 @@ extension GraphvizPlan {
             nodes.append(
                 Node(
                     name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text], pointSize: 10),
-                    plainLabel: text.replacingBackslashes(), attributes: attributes, cluster: cluster))
+                    plainLabel: Escape.dotLabel(text), attributes: attributes, cluster: cluster))
         }
         for sample in legend.edges {
             let text = GraphLabel.singleLine(sample.label, limits: .shortLine)
@@ -241,7 +243,7 @@ extension GraphvizPlan {
             nodes.append(
                 Node(
                     name: nil, labelHTML: GraphLabel.html(title: nil, lines: [text], pointSize: 10),
-                    plainLabel: text.replacingBackslashes(),
+                    plainLabel: Escape.dotLabel(text),
                     attributes: [("shape", "plaintext"), ("fontsize", "10")], cluster: cluster))
             nodes.append(
                 Node(
@@ -254,11 +256,5 @@ extension GraphvizPlan {
                         style: sample.style, color: sample.color, penWidth: sample.penWidth,
                         arrowhead: sample.arrowhead, faded: false)))
         }
-    }
-}
-
-extension String {
-    fileprivate func replacingBackslashes() -> String {
-        String(map { $0 == "\\" ? GraphLabel.backslashStandIn : $0 })
     }
 }

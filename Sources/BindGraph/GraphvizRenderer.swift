@@ -11,7 +11,7 @@ import Foundation
 /// try rendered.data.write(to: URL(filePath: "graph.svg"))
 /// for warning in rendered.warnings { print("graphviz:", warning) }
 /// ```
-public struct GraphvizRenderer: Sendable {
+@_spi(Harness) public struct GraphvizRenderer: Sendable {
     /// With ``GraphLayout/automatic``, documents with more nodes than this are laid out by `sfdp`,
     /// smaller ones by `dot`. Measured on this project's random DAGs (docs/graph-rendering.md),
     /// `dot` takes 0.5 s at 500 nodes, 1.1 s at 1,000 and 3.8 s at 2,000, growing as about n^2,
@@ -57,7 +57,7 @@ public struct GraphvizRenderer: Sendable {
 
 /// An output format Graphviz can render. The raw value is Graphviz's own name (`-T` option), so
 /// any format of the installed Graphviz can be named: `GraphFormat(rawValue: "json")`.
-public struct GraphFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+@_spi(Harness) public struct GraphFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -82,7 +82,7 @@ public struct GraphFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
 /// A Graphviz layout engine, or ``automatic`` to choose by graph size. The raw value is Graphviz's
 /// own name (`-K` option), so other installed engines can be named: `GraphLayout(rawValue: "neato")`.
-public struct GraphLayout: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+@_spi(Harness) public struct GraphLayout: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -97,7 +97,7 @@ public struct GraphLayout: RawRepresentable, Hashable, Sendable, CustomStringCon
 }
 
 /// The output of one render.
-public struct RenderedGraph: Sendable {
+@_spi(Harness) public struct RenderedGraph: Sendable {
     /// The file contents, exactly as Graphviz produced them.
     public var data: Data
     public var format: GraphFormat

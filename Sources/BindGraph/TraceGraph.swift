@@ -3,28 +3,28 @@ import BindOutput
 /// A picture of a trace's Outputs, ready for ``GraphvizRenderer``, with what the builder chose.
 ///
 /// Made by ``TraceGraphBuilder/build(_:findings:)``.
-public struct TraceGraph: Sendable {
+package struct TraceGraph: Sendable {
     /// What to render.
-    public var document: GraphDocument
+    package var document: GraphDocument
     /// How nodes were grouped into boxes (never ``TraceGraphBuilder/Clustering/automatic``).
-    public var clustering: TraceGraphBuilder.Clustering
+    package var clustering: TraceGraphBuilder.Clustering
     /// Outputs in the state that the picture shows.
-    public var outputCount: Int
+    package var outputCount: Int
     /// Nodes standing for Outputs (fewer than ``outputCount`` when repeated structures were collapsed).
-    public var outputNodeCount: Int
+    package var outputNodeCount: Int
     /// Nodes that stand for several identical Outputs ("×N").
-    public var collapsedNodeCount: Int
+    package var collapsedNodeCount: Int
     /// Whether subscribers are drawn as nodes (above ``TraceGraphBuilder/subscriberNodeLimit`` Output
     /// nodes they are counted in their Output's node instead).
-    public var drawsSubscribers: Bool
+    package var drawsSubscribers: Bool
     /// Outputs left out because the graph had more than ``TraceGraphBuilder/maximumNodes`` nodes.
-    public var omittedOutputs: Int = 0
+    package var omittedOutputs: Int = 0
     /// Output nodes left out for the same reason (fewer than ``omittedOutputs`` when collapsed).
-    public var omittedNodes: Int = 0
+    package var omittedNodes: Int = 0
 
     /// What was left out, for the user (`12,000 Outputs in 11,800 nodes left out: more than 4,000
     /// nodes`); `nil` when everything is drawn.
-    public func omissionNote(maximumNodes: Int) -> String? {
+    package func omissionNote(maximumNodes: Int) -> String? {
         guard omittedNodes > 0 else { return nil }
         let outputs = omittedOutputs == 1 ? "1 Output" : "\(Self.grouped(omittedOutputs)) Outputs"
         let nodes = omittedNodes == omittedOutputs ? "" : " (\(Self.grouped(omittedNodes)) nodes)"
@@ -35,7 +35,7 @@ public struct TraceGraph: Sendable {
     static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     /// One sentence for the user: `52 Outputs as 20 nodes (6 collapsed ×N), grouped by file`.
-    public var description: String {
+    package var description: String {
         let outputs = outputCount == 1 ? "1 Output" : "\(outputCount) Outputs"
         var text = outputs
         if outputNodeCount != outputCount {

@@ -1,8 +1,6 @@
 /// A JSON value whose object members keep their order, for stable, diffable output.
 ///
-/// The one JSON writer of the CLI and the reports. Strings are escaped per RFC 8259, and further so
-/// the text stays inert wherever it is shown: every character ``TerminalText`` would escape, and
-/// `<`, `>`, `&` (safe to paste into HTML), are written as `\uXXXX`.
+/// The one JSON writer of the CLI and the reports; strings are written by ``Escape/jsonString(_:)``.
 package indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
@@ -35,14 +33,14 @@ package indirect enum JSONValue: Sendable {
         case .bool(let value): result += value ? "true" : "false"
         case .int(let value): result += String(value)
         case .uint(let value): result += String(value)
-        case .string(let value): Self.quote(value, into: &result)
+        case .string(let value): Escape.jsonString(value, into: &result)
         case .array(let values):
             writeContainer("[", "]", count: values.count, into: &result, indent: indent) { index, result, inner in
                 values[index].write(to: &result, indent: inner)
             }
         case .object(let members):
             writeContainer("{", "}", count: members.count, into: &result, indent: indent) { index, result, inner in
-                Self.quote(members[index].0, into: &result)
+                Escape.jsonString(members[index].0, into: &result)
                 result += indent == nil ? ":" : ": "
                 members[index].1.write(to: &result, indent: inner)
             }
@@ -63,39 +61,5 @@ package indirect enum JSONValue: Sendable {
         }
         if let indent { result += "\n" + indent }
         result += close
-    }
-
-    /// `text` as a JSON string literal.
-    package static func quote(_ text: String) -> String {
-        var result = ""
-        quote(text, into: &result)
-        return result
-    }
-
-    private static func quote(_ text: String, into result: inout String) {
-        result += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<", ">", "&":
-                result += hexEscape(scalar)
-            default:
-                if TerminalText.isUnsafe(scalar) {
-                    result += hexEscape(scalar)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        result += "\""
-    }
-
-    private static func hexEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

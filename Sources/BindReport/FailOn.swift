@@ -5,7 +5,7 @@ import BindAnalysis
 /// ```swift
 /// if FailOn.error.fails(findings) { exit(1) }   // any finding of severity error
 /// ```
-public enum FailOn: String, CaseIterable, Sendable {
+package enum FailOn: String, CaseIterable, Sendable {
     /// Fail on any finding.
     case warning
     /// Fail only on findings of severity error (cycles).
@@ -14,7 +14,7 @@ public enum FailOn: String, CaseIterable, Sendable {
     case none
 
     /// Whether `findings` should fail the run.
-    public func fails(_ findings: [Finding]) -> Bool {
+    package func fails(_ findings: [Finding]) -> Bool {
         switch self {
         case .warning: !findings.isEmpty
         case .error: findings.contains { $0.severity == .error }
@@ -23,7 +23,7 @@ public enum FailOn: String, CaseIterable, Sendable {
     }
 
     /// The findings that make the run fail.
-    public func failing(_ findings: [Finding]) -> [Finding] {
+    package func failing(_ findings: [Finding]) -> [Finding] {
         switch self {
         case .warning: findings
         case .error: findings.filter { $0.severity == .error }

@@ -10,12 +10,12 @@ import BindAnalysis
 /// let known = Set(baseline.map(\.fingerprint))
 /// let new = findings.filter { !known.contains(FindingFingerprint.of($0)) }
 /// ```
-public enum FindingFingerprint {
+package enum FindingFingerprint {
     /// The version prefix; a change of what goes into fingerprints changes it.
-    public static let version = "v1"
+    package static let version = "v1"
 
     /// 32 hex digits identifying `finding`.
-    public static func of(_ finding: Finding) -> String {
+    package static func of(_ finding: Finding) -> String {
         var text = "\(version)|\(finding.kind.rawValue)|"
         if let site = finding.site { text += "\(site.file):\(site.line)" }
         text += "|" + aboutText(finding.message)

@@ -10,7 +10,7 @@ import BindOutput
 /// try ReportWriter.write(content, to: "build/bind-report")
 /// if FailOn.warning.fails(content.findings) { exit(1) }
 /// ```
-public enum ReportWriter {
+@_spi(Harness) public enum ReportWriter {
     /// The names of the files written, in the order they are written.
     public static let fileNames = ["junit.xml", "findings.sarif", "index.html"]
 
@@ -40,7 +40,7 @@ public enum ReportWriter {
 
     /// The self-contained HTML page.
     public static func html(_ content: ReportContent, options: ReportOptions = ReportOptions()) -> String {
-        HTMLReport(content: content, limits: options.limits).render()
+        HTMLReport(content: content, limits: options.limits, toolVersion: options.toolVersion).render()
     }
 
     /// The JUnit XML document.
@@ -55,12 +55,12 @@ public enum ReportWriter {
 }
 
 /// How reports are written.
-public struct ReportOptions: Hashable, Sendable {
+@_spi(Harness) public struct ReportOptions: Hashable, Sendable {
     /// How much of a big trace `index.html` embeds.
     package var limits: ReportLimits
     /// How SARIF maps `Module/File.swift` to repository paths.
     public var sources: SourceLocationMapping
-    /// The `bind-trace` version recorded in SARIF, if known.
+    /// The `bind-trace` version shown in the HTML header and recorded in SARIF; `nil` leaves it out.
     public var toolVersion: String?
 
     public init(sources: SourceLocationMapping = SourceLocationMapping(), toolVersion: String? = nil) {
@@ -77,7 +77,7 @@ public struct ReportOptions: Hashable, Sendable {
 }
 
 /// Why a report could not be written.
-public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+@_spi(Harness) public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
 

@@ -24,7 +24,7 @@ package enum TraceFormat {
 
     /// The kind of a record; the raw value is its first byte.
     @usableFromInline
-    package enum Tag: UInt8, Sendable {
+    package enum Tag: UInt8, Sendable, CaseIterable {
         // Metadata: no sequence number.
         case clock = 1
         case string = 2

@@ -1,7 +1,10 @@
+import BindOutput
+
 /// Writes events as JSON Lines: one JSON object per event, for grep and jq.
 ///
-/// Strings from the trace are untrusted: they are escaped per RFC 8259 (quotes, backslashes and
-/// every control character), so each line is exactly one valid JSON object.
+/// Strings from the trace are untrusted: they are written by the one JSON string escaper,
+/// `Escape.jsonString` (RFC 8259 and inert on a terminal or in HTML), so each line is exactly one
+/// valid JSON object.
 public enum JSONLines {
     /// One event as a single-line JSON object.
     public static func line(for event: TraceEvent) -> String {
@@ -73,31 +76,6 @@ public enum JSONLines {
         }
         return object.text + "}"
     }
-
-    /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
 }
 
 /// Builds one JSON object's text, member by member.
@@ -116,7 +94,7 @@ private struct JSONObject {
 
     mutating func add(_ key: String, _ value: String) {
         self.key(key)
-        text += JSONLines.quoted(value)
+        Escape.jsonString(value, into: &text)
     }
 
     mutating func add(_ key: String, _ value: Bool) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BindOutput
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +28,7 @@ struct BindTraceCommand: ParsableCommand {
             of memory or a crash (one line on standard error), 3 a trace not read whole (check, leaks, \
             cycles, report; unless --allow-incomplete).
             """,
+        version: ToolVersion.current,
         subcommands: [
             DumpCommand.self,
             ReplayCommand.self,
@@ -39,10 +41,29 @@ struct BindTraceCommand: ParsableCommand {
         ]
     )
 
+    /// The subcommands' names, in the order of `--help`.
+    static var subcommandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    /// `arguments`' first word when it is meant as a command (not an option) and names none:
+    /// ArgumentParser would only call it an "unexpected argument".
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        return (subcommandNames + ["help"]).contains(first) ? nil : first
+    }
+
     /// Runs the command line with the tool's exit statuses: 2 (not ArgumentParser's 64) for bad usage.
     static func main() {
         // A closed pipe (`bind-trace dump app.trace | head`) ends the output quietly, not with a signal.
         signal(SIGPIPE, SIG_IGN)
+        if let unknown = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) {
+            StandardError.write(
+                "bind-trace: unknown command '\(unknown)'; the commands are: "
+                    + subcommandNames.joined(separator: ", ")
+                    + " (bind-trace help COMMAND for one)")
+            processExit(2)
+        }
         if let status = CrashGuard.runGuarded(arguments: Array(CommandLine.arguments.dropFirst())) {
             Self.exit(status)
         }

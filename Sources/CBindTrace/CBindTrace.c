@@ -136,7 +136,8 @@ uint64_t bt_rings_pending(void) {
 
 void bt_rings_reset_after_fork(void) {
     for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
-        atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->tail, memory_order_relaxed), memory_order_relaxed);
+        atomic_store_explicit(
+            &ring->head, atomic_load_explicit(&ring->tail, memory_order_relaxed), memory_order_relaxed);
         atomic_store_explicit(&ring->owner_alive, ring == bt_current_ring, memory_order_relaxed);
     }
     last_found = NULL;

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 @Suite("Colours")
 struct GraphColorTests {

@@ -1,21 +1,9 @@
 import Testing
 
-@testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 @Suite("Label sanitising and escaping")
 struct GraphLabelTests {
-    @Test("ampersand, angle brackets and double quotes become entities in HTML-like labels")
-    func htmlEntities() {
-        #expect(
-            GraphLabel.htmlEscaped(#"<script>alert("x") & 'y'</script>"#)
-                == "&lt;script&gt;alert(&quot;x&quot;) &amp; 'y'&lt;/script&gt;")
-    }
-
-    @Test("backslashes are doubled in HTML-like labels, which Graphviz would expand")
-    func backslashesInHTML() {
-        #expect(GraphLabel.htmlEscaped(#"back\slash \N end\"#) == #"back\\slash \\N end\\"#)
-    }
-
     @Test("an HTML-like label is a bold title over smaller detail lines")
     func htmlShape() {
         let html = GraphLabel.html(title: "a<b", lines: ["one", "two"], pointSize: 12, detailPointSize: 10)

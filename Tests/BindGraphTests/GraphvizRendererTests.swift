@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Benchmarks) @testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 @Suite("Rendering with Graphviz")
 struct GraphvizRendererTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 @Suite("Hostile labels from trace files")
 struct HostileLabelTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Benchmarks) @testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 private let timingDirectory = ProcessInfo.processInfo.environment["BIND_GRAPH_TIMING_DIR"].map {
     URL(fileURLWithPath: $0)

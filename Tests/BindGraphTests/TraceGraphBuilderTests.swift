@@ -3,7 +3,7 @@ import BindTraceModel
 import Foundation
 import Testing
 
-@testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 @Suite("Drawing a trace's graph (TraceGraphBuilder)")
 struct TraceGraphBuilderTests {

@@ -1,6 +1,5 @@
+import BindOutput
 import Testing
-
-@testable import BindOutput
 
 @Suite("JSONValue: the one JSON writer")
 struct JSONValueTests {
@@ -15,11 +14,9 @@ struct JSONValueTests {
                 == "{\n  \"z\": -1,\n  \"a\": [\n    2,\n    true,\n    null\n  ],\n  \"e\": {},\n  \"l\": []\n}")
     }
 
-    @Test("strings escape quotes, backslashes, controls, HTML-active and bidi characters")
-    func strings() {
-        #expect(JSONValue.quote("\"\\\n\t\u{1}") == #""\"\\\n\t\u0001""#)
-        #expect(JSONValue.quote("<a&b>") == #""\u003ca\u0026b\u003e""#)
-        #expect(JSONValue.quote("x\u{202E}y\u{2028}") == #""x\u202ey\u2028""#)
-        #expect(JSONValue.quote("café ✓") == "\"café ✓\"")
+    @Test("string values and member names go through the JSON string escaper")
+    func escapedStrings() {
+        let value: JSONValue = .object([("k\"<", .string("v\u{1B}\n"))])
+        #expect(value.compactText == #"{"k\"\u003c":"v\u001b\n"}"#)
     }
 }

@@ -4,7 +4,7 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 /// Opens a real report in headless Chromium: the script runs under the page's CSP, the graph and
 /// tables render, and the browser logs no policy violation.

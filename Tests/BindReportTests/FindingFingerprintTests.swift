@@ -2,7 +2,7 @@ import BindAnalysis
 import BindTraceModel
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("finding fingerprints: the same problem, the same fingerprint, in every run")
 struct FindingFingerprintTests {

@@ -2,7 +2,7 @@ import BindAnalysis
 import BindTraceModel
 import Foundation
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 /// Strings a hostile or careless program could put in labels, type names and previews.
 enum Hostile {

@@ -1,8 +1,9 @@
 import BindAnalysis
+import BindOutput
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("index.html")
 struct HTMLReportTests {
@@ -66,7 +67,7 @@ struct HTMLReportTests {
         #expect(plain.contains("duplicate-binding"))
         #expect(plain.contains("App/Cell.swift:42"))
         #expect(plain.contains("App/Model.swift:7"))
-        #expect(plain.contains(HTMLText.escape(Finding.Kind.duplicateBinding.explanation)))
+        #expect(plain.contains(Escape.htmlText(Finding.Kind.duplicateBinding.explanation)))
     }
 
     @Test("a busy timeline row is bucketed into at most 20 marbles and says so")

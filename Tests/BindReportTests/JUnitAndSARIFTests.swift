@@ -3,7 +3,7 @@ import BindTraceModel
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 #if canImport(FoundationXML)
 import FoundationXML

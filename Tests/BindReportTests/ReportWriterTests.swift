@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("writing report files")
 struct ReportWriterTests {

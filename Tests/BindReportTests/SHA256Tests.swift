@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("SHA-256 and Base64, for the Content-Security-Policy hashes")
 struct SHA256Tests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @testable import BindAnalysis
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 #if Tracing
 import Bind

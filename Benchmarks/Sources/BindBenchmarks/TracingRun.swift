@@ -2,9 +2,9 @@ import Bind
 import CBenchSupport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The instrumented variant (trait `Tracing`): tracing off against the plain build, tracing on

@@ -1,10 +1,10 @@
-@_spi(Benchmarks) import BindGraph
+@_spi(Harness) import BindGraph
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// `RenderTiming NODES dot|sfdp DOTFILE` lays out and draws `GraphDocument.randomDAG(nodes: NODES)`

@@ -1,9 +1,9 @@
 import Bind
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// `TraceWorkload PATH EVENTS` records a real trace of about `EVENTS` events to `PATH`, with Bind's

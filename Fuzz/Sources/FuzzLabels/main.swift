@@ -8,8 +8,8 @@
 // unescaped, the SVG and the JUnit XML must be well-formed XML, the SARIF must be JSON, and an SVG
 // embedded in the report keeps no script element or event handler after cleaning.
 import BindAnalysis
-import BindGraph
-import BindReport
+@_spi(Harness) import BindGraph
+@_spi(Harness) import BindReport
 import BindTraceModel
 import Foundation
 import FuzzSupport

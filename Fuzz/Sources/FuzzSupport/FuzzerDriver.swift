@@ -1,7 +1,7 @@
 import CFuzzerDriver
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The body of the running fuzz target: set once by ``runFuzzer(_:)`` before libFuzzer starts.

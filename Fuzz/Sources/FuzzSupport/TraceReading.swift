@@ -1,7 +1,7 @@
 import BindTraceModel
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Everything a reader made of one input: the events before it stopped, and why it stopped.

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// What an XML parser saw in a document: whether it is well-formed, and every element and attribute name.

@@ -1,19 +1,19 @@
 import BindTraceModel
 
-/// Counts gathered while replaying, for ``TraceSummary``.
-public struct TraceStatistics: Hashable, Sendable {
+/// Counts gathered while replaying, for ``TraceSummary`` (its public view).
+package struct TraceStatistics: Hashable, Sendable {
     /// Events by kind, indexed like ``TraceStatistics/eventKindNames``.
-    public var eventsByKind: [UInt64] { kindCounts.counts }
+    package var eventsByKind: [UInt64] { kindCounts.counts }
     /// Counted in place: an array would check that its storage is unique at every event.
     private var kindCounts = KindCounts()
     /// Outputs created, by kind (`OutputKind.rawValue` index).
-    public private(set) var outputsByKind = [UInt64](repeating: 0, count: OutputKind.allCases.count)
-    public private(set) var events: UInt64 = 0
-    public private(set) var firstTime: UInt64?
-    public private(set) var lastTime: UInt64 = 0
+    package private(set) var outputsByKind = [UInt64](repeating: 0, count: OutputKind.allCases.count)
+    package private(set) var events: UInt64 = 0
+    package private(set) var firstTime: UInt64?
+    package private(set) var lastTime: UInt64 = 0
     /// How many threads recorded events (distinct thread numbers: a trace's numbers are not
     /// trusted to be dense).
-    public var threads: UInt32 { UInt32(clamping: threadNumbers.count) }
+    package var threads: UInt32 { UInt32(clamping: threadNumbers.count) }
     private var threadNumbers: Set<UInt32> = []
     private var lastThread: UInt32?
     /// Updates and fires by creation site, of the Outputs released so far (sites as the replay's
@@ -22,12 +22,12 @@ public struct TraceStatistics: Hashable, Sendable {
     private var siteActivity = SiteActivity()
 
     /// The event kind names, in the order of ``eventsByKind``.
-    public static let eventKindNames = [
+    package static let eventKindNames = [
         "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
         "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased",
     ]
 
-    public init() {}
+    package init() {}
 
     /// Counts one event: its time, thread and kind (an index of ``eventKindNames``).
     @inline(__always)
@@ -96,12 +96,12 @@ public struct TraceStatistics: Hashable, Sendable {
         }
     }
 
-    public static func == (lhs: TraceStatistics, rhs: TraceStatistics) -> Bool {
+    package static func == (lhs: TraceStatistics, rhs: TraceStatistics) -> Bool {
         lhs.eventsByKind == rhs.eventsByKind && lhs.outputsByKind == rhs.outputsByKind && lhs.events == rhs.events
             && lhs.firstTime == rhs.firstTime && lhs.lastTime == rhs.lastTime && lhs.threadNumbers == rhs.threadNumbers
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(events)
         hasher.combine(eventsByKind)
     }

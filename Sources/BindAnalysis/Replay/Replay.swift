@@ -36,7 +36,7 @@ public final class Replay {
     /// How deep the latest event is nested in deliveries on its thread (0: top level).
     @exclusivity(unchecked) package private(set) var lastDepth = 0
     /// Counts and durations for ``TraceSummary``.
-    @exclusivity(unchecked) public private(set) var statistics = TraceStatistics()
+    @exclusivity(unchecked) package private(set) var statistics = TraceStatistics()
 
     /// The texts nodes refer to by symbol.
     let symbols = SymbolTable()

@@ -3,7 +3,7 @@
 /// Build it with ``Builder``, which streams any number of events in constant memory and keeps the
 /// first ``Builder/headCount``, the last ``Builder/tailCount`` and an evenly spaced sample of those
 /// in between, and says so in ``sampling``.
-public struct EventTable: Hashable, Sendable {
+@_spi(Harness) public struct EventTable: Hashable, Sendable {
     /// How rows were selected when not every event is shown.
     public struct Sampling: Hashable, Sendable {
         /// How many of the first events are shown.

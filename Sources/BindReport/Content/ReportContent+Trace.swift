@@ -1,33 +1,33 @@
 import BindAnalysis
-import BindGraph
+@_spi(Harness) import BindGraph
 import BindTraceModel
 
 /// How ``ReportContent/build(fromTrace:options:)`` reads a trace into a report.
-public struct TraceReportOptions: Sendable {
+package struct TraceReportOptions: Sendable {
     /// What to judge (`atExit`, `focusScope`); `stateAt` and `keepsReleasedOutputs` are ignored.
-    public var analysis: AnalysisOptions
+    package var analysis: AnalysisOptions
     /// How the graph is drawn (the same builder as `bind-trace graph`).
-    public var graph: TraceGraphBuilder
-    public var graphLayout: GraphLayout
+    package var graph: TraceGraphBuilder
+    package var graphLayout: GraphLayout
     /// Graphs with more nodes than this are not rendered (the report says so): `sfdp` needs about
     /// 10 s for 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
-    public var maximumGraphNodes: Int
+    package var maximumGraphNodes: Int
     /// At most this many timeline rows: labelled Outputs first, then the busiest unlabelled ones.
-    public var maximumTimelineRows: Int
+    package var maximumTimelineRows: Int
     /// At most this many unlabelled Outputs in the timeline.
-    public var unlabelledTimelineRows: Int
+    package var unlabelledTimelineRows: Int
     /// Updates kept per timeline row (evenly sampled beyond it; the row keeps the full count).
-    public var updatesPerRow: Int
+    package var updatesPerRow: Int
     /// The report's heading; `nil` for "Bind trace: FILE".
-    public var title: String?
+    package var title: String?
     /// Draw Outputs released before the end too (faded). Memory then grows with every Output ever
     /// created, so this is for small traces.
-    public var includesReleasedOutputs: Bool
+    package var includesReleasedOutputs: Bool
     /// Draw the graph and read the trace a second time for the timeline and the event table. Off for
     /// one trace among many (the report of a whole run shows findings and figures only).
-    public var includesDetails = true
+    package var includesDetails = true
 
-    public init(
+    package init(
         analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
         graphLayout: GraphLayout = .automatic, maximumGraphNodes: Int = 4_000, maximumTimelineRows: Int = 200,
         unlabelledTimelineRows: Int = 12, updatesPerRow: Int = 1_000, title: String? = nil,
@@ -46,25 +46,25 @@ public struct TraceReportOptions: Sendable {
 }
 
 /// A report read from a trace, with what the reading found besides the report.
-public struct TraceReport: Sendable {
-    public var content: ReportContent
+package struct TraceReport: Sendable {
+    package var content: ReportContent
     /// Reader warnings (a trace cut short) and the trace's inconsistencies, for standard error.
-    public var warnings: [TraceWarning]
-    public var traceErrors: [TraceError]
-    public var traceErrorCount: Int
+    package var warnings: [TraceWarning]
+    package var traceErrors: [TraceError]
+    package var traceErrorCount: Int
     /// Why the graph is missing from the report (too big, Graphviz failed); `nil` when it is there.
-    public var graphNote: String?
+    package var graphNote: String?
     /// What the graph shows (`52 Outputs as 26 nodes …`), when drawn.
-    public var graphDescription: String?
+    package var graphDescription: String?
     /// Whether the trace ended with its end record.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// The trace's figures.
-    public var summary: TraceSummary
+    package var summary: TraceSummary
 }
 
 /// Called for every event read while building a report: which pass over the trace (1 or 2), the
 /// reader (its ``TraceReader/bytesRead``) and the events read so far in this pass. For progress lines.
-public typealias TraceReadObserver = (_ pass: Int, _ reader: TraceReader, _ events: UInt64) -> Void
+package typealias TraceReadObserver = (_ pass: Int, _ reader: TraceReader, _ events: UInt64) -> Void
 
 extension ReportContent {
     /// Reads the trace at `path` twice, in memory bounded by what is alive at once: the first pass
@@ -78,7 +78,7 @@ extension ReportContent {
     /// - Parameter observer: called for every event read (progress).
     /// - Throws: ``TraceReadError`` when the trace cannot be opened or read.
     /// - Complexity: O(*n*) in events; memory O(live Outputs + timeline rows × `updatesPerRow` + table rows).
-    public static func build(
+    package static func build(
         fromTrace path: String, options: TraceReportOptions = TraceReportOptions(), observer: TraceReadObserver? = nil
     ) throws(TraceReadError) -> TraceReport {
         let first = try ReplayPass.read(path, options: options, observer: observer)

@@ -11,7 +11,7 @@ import BindAnalysis
 /// content.findings = findings
 /// try ReportWriter.write(content, to: "report")
 /// ```
-public struct ReportContent: Sendable {
+@_spi(Harness) public struct ReportContent: Sendable {
     /// The page's heading.
     public var title: String
     /// The trace the report was made from, as the user named it.
@@ -55,7 +55,7 @@ public struct ReportContent: Sendable {
 }
 
 /// A labelled figure of the summary: `events` → `1,204`.
-public struct SummaryFigure: Hashable, Sendable {
+@_spi(Harness) public struct SummaryFigure: Hashable, Sendable {
     public var label: String
     public var value: String
 
@@ -66,7 +66,7 @@ public struct SummaryFigure: Hashable, Sendable {
 }
 
 /// The updates of one Output, for one row of the marble timeline.
-public struct TimelineRow: Hashable, Sendable {
+@_spi(Harness) public struct TimelineRow: Hashable, Sendable {
     /// One update or fire.
     public struct Update: Hashable, Sendable {
         /// Nanoseconds since the trace started.
@@ -100,7 +100,7 @@ public struct TimelineRow: Hashable, Sendable {
 }
 
 /// One row of the event table.
-public struct EventRow: Hashable, Sendable {
+@_spi(Harness) public struct EventRow: Hashable, Sendable {
     public var sequence: UInt64
     /// Nanoseconds since the trace started.
     public var time: UInt64

@@ -4,6 +4,8 @@ import BindAnalysis
 struct HTMLReport {
     let content: ReportContent
     let limits: ReportLimits
+    /// Shown in the header; `nil` leaves it out.
+    var toolVersion: String?
 
     /// The whole page.
     func render() -> String {
@@ -25,7 +27,9 @@ struct HTMLReport {
         page.element("title", text: "\(content.title) — bind-trace report")
         page.raw("\n<style>\(HTMLAssets.style)</style>\n</head>\n<body>\n<header>")
         page.element("h1", text: content.title)
-        page.raw("<div class=\"subtitle\">bind-trace report for <code>")
+        page.raw("<div class=\"subtitle\">")
+        page.text(toolVersion.map { "bind-trace \($0)" } ?? "bind-trace")
+        page.raw(" report for <code>")
         page.text(content.traceFile)
         page.raw("</code></div></header>\n")
         page.raw(

@@ -1,3 +1,5 @@
+import BindOutput
+
 /// Draws the marble timeline: one small inline SVG per Output on a shared time axis.
 ///
 /// SVG attributes position the marbles, so the page needs no inline `style=` (which the
@@ -44,7 +46,7 @@ struct TimelineSVG {
             let anchor = step == 0 ? "start" : step == 4 ? "end" : "middle"
             svg += "<line x1=\"\(position)\" y1=\"20\" x2=\"\(position)\" y2=\"30\"></line>"
             svg += "<text x=\"\(position)\" y=\"14\" text-anchor=\"\(anchor)\">"
-            svg += HTMLText.escape(ReportNumber.duration(nanoseconds: time)) + "</text>"
+            svg += Escape.htmlText(ReportNumber.duration(nanoseconds: time)) + "</text>"
         }
         return svg + "</svg>"
     }
@@ -69,7 +71,7 @@ struct TimelineSVG {
                 var tip = "#\(update.sequence) at \(ReportNumber.duration(nanoseconds: update.time))"
                 if let preview = update.preview { tip += ": \(preview)" }
                 svg += "<circle class=\"marble\" cx=\"\(x(update.time))\" cy=\"\(middle)\" r=\"6\">"
-                svg += "<title>\(HTMLText.escape(tip))</title></circle>"
+                svg += "<title>\(Escape.htmlText(tip))</title></circle>"
             }
             return svg + "</svg>"
         }
@@ -92,7 +94,7 @@ struct TimelineSVG {
             if let preview = last.preview { tip += "; last value: \(preview)" }
             let center = percent((position(first.time) + position(last.time)) / 2)
             let radius = 9.0
-            svg += "<g><title>\(HTMLText.escape(tip))</title>"
+            svg += "<g><title>\(Escape.htmlText(tip))</title>"
             svg += "<circle class=\"marble bucket\" cx=\"\(center)\" cy=\"\(middle)\" r=\"\(radius)\"></circle>"
             svg += "<text class=\"marble-count\" x=\"\(center)\" y=\"\(middle)\">\(compact(count))</text></g>"
         }

@@ -1,4 +1,5 @@
 import BindAnalysis
+import BindOutput
 
 /// Renders `junit.xml`: each finding kind is a check that CI systems show as tests.
 ///
@@ -21,10 +22,10 @@ struct JUnitReport {
         for kind in kinds {
             let findings = byKind[kind] ?? []
             let kindSkipped = findings.filter(content.isBaselined).count
-            xml += "  <testsuite name=\"\(XMLText.escape(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
+            xml += "  <testsuite name=\"\(Escape.xml(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
             xml += "failures=\"\(findings.count - kindSkipped)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
             xml +=
-                "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
+                "    <properties><property name=\"trace\" value=\"\(Escape.xml(content.traceFile))\"/></properties>\n"
             if findings.isEmpty {
                 xml += "    <testcase classname=\"bind-trace.\(kind.rawValue)\" name=\"no \(kind.rawValue)\"/>\n"
                 xml += "  </testsuite>\n"
@@ -33,52 +34,26 @@ struct JUnitReport {
             for finding in findings {
                 let site = finding.site?.description ?? "unknown site"
                 var attributes =
-                    "classname=\"bind-trace.\(kind.rawValue)\" name=\"\(XMLText.escape("\(kind.rawValue) at \(site)"))\""
+                    "classname=\"bind-trace.\(kind.rawValue)\" name=\"\(Escape.xml("\(kind.rawValue) at \(site)"))\""
                 if let file = finding.site?.file, let line = finding.site?.line {
-                    attributes += " file=\"\(XMLText.escape(file))\" line=\"\(line)\""
+                    attributes += " file=\"\(Escape.xml(file))\" line=\"\(line)\""
                 }
                 xml += "    <testcase \(attributes)>\n"
                 if content.isBaselined(finding) {
                     let message = "in the baseline: \(finding.message)"
-                    xml += "      <skipped message=\"\(XMLText.escape(message))\"/>\n    </testcase>\n"
+                    xml += "      <skipped message=\"\(Escape.xml(message))\"/>\n    </testcase>\n"
                     continue
                 }
-                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(XMLText.escape(finding.message))\">"
+                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(Escape.xml(finding.message))\">"
                 var body = finding.compilerStyle
                 for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }
                 body += "\n\(kind.explanation)"
-                xml += XMLText.escape(body)
+                xml += Escape.xml(body)
                 xml += "</failure>\n    </testcase>\n"
             }
             xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"
         return xml
-    }
-}
-
-/// Escaping for XML 1.0 text and attribute values.
-enum XMLText {
-    /// `text` safe as element content or a double-quoted attribute; characters XML 1.0 forbids
-    /// (most control characters) become U+FFFD, since not even a character reference may carry them.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            // Attribute values normalise raw newlines and tabs to spaces: keep them as references.
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            case "\t": result += "&#9;"
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -10,7 +10,7 @@
 /// var sources = SourceLocationMapping(sourceRootURI: "file:///src/app/")
 /// sources.modulePaths["SignInSample"] = "Samples/SignInSample"
 /// ```
-public struct SourceLocationMapping: Hashable, Sendable {
+@_spi(Harness) public struct SourceLocationMapping: Hashable, Sendable {
     /// The repository directory of each module, relative to the source root.
     public var modulePaths: [String: String]
     /// The directory used for modules not in ``modulePaths`` (`Sources`).

@@ -15,7 +15,7 @@ struct DumpCommand: ParsableCommand {
         let inputs = try traces.inputs()
         for input in inputs {
             // Several traces: the trace's path first in every object, so lines stay attributable.
-            let prefix = inputs.count > 1 ? "{\"trace\":\(JSONValue.quote(input.path))," : nil
+            let prefix = inputs.count > 1 ? "{\"trace\":\(Escape.jsonString(input.path))," : nil
             do {
                 let reader = try TraceReader(path: input.path)
                 let progress = ProgressLine(path: input.path, mode: traces.progress)

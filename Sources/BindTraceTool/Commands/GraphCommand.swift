@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindAnalysis
-import BindGraph
+@_spi(Harness) import BindGraph
 import BindOutput
 import Foundation
 
@@ -29,14 +29,7 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "Picture format: svg, dot, png or pdf.")
     var format: PictureFormat = .svg
 
-    @Option(help: "Layout engine: dot (layered), sfdp (scales to many thousands of nodes) or auto (by size).")
-    var layout: LayoutChoice = .auto
-
-    @Option(help: "Group nodes into boxes by source file, by module, or not (auto: by file when there are several).")
-    var cluster: TraceGraphBuilder.Clustering = .automatic
-
-    @Option(help: "Draw repeated identical structures as one ×N node: auto (3 or more), always (2 or more), never.")
-    var collapse: TraceGraphBuilder.Collapsing = .automatic
+    @OptionGroup var graphOptions: GraphOptions
 
     @Option(help: ArgumentHelp("Draw the graph as it stood right after this event.", valueName: "seq"))
     var at: UInt64?
@@ -73,9 +66,8 @@ struct GraphCommand: ParsableCommand {
         }
 
         let moment = at.map { "after event #\($0)" } ?? "at the end (event #\(result.summary.events))"
-        let builder = TraceGraphBuilder(
-            title: "\(Self.fileName(file)): Outputs \(moment)", clustering: cluster, collapsing: collapse,
-            maximumNodes: maxNodes)
+        let builder = graphOptions.builder(
+            title: "\(Self.fileName(file)): Outputs \(moment)", maximumNodes: maxNodes)
         let graph = builder.build(result.state, findings: result.findings)
         if let omitted = graph.omissionNote(maximumNodes: maxNodes) {
             StandardError.write("bind-trace: \(file): graph: \(omitted) (raise with --max-nodes)")
@@ -83,7 +75,8 @@ struct GraphCommand: ParsableCommand {
         let renderer = GraphvizRenderer()
         let rendered: RenderedGraph
         do {
-            rendered = try renderer.render(graph.document, format: format.graphFormat, layout: layout.graphLayout)
+            rendered = try renderer.render(
+                graph.document, format: format.graphFormat, layout: graphOptions.layout.graphLayout)
         } catch {
             throw ToolFailure("\(file): cannot draw the graph: \(error)")
         }
@@ -122,19 +115,3 @@ enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
-
-/// The layout engines `graph` offers.
-enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
-    case dot, sfdp, auto
-
-    var graphLayout: GraphLayout {
-        switch self {
-        case .dot: .dot
-        case .sfdp: .sfdp
-        case .auto: .automatic
-        }
-    }
-}
-
-extension TraceGraphBuilder.Clustering: ExpressibleByArgument {}
-extension TraceGraphBuilder.Collapsing: ExpressibleByArgument {}

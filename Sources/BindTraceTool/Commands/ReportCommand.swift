@@ -1,8 +1,8 @@
 import ArgumentParser
 import BindAnalysis
-import BindGraph
+@_spi(Harness) import BindGraph
 import BindOutput
-import BindReport
+@_spi(Harness) import BindReport
 import BindTraceModel
 
 /// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
@@ -48,14 +48,7 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Also draw Outputs already released (faded) in the graph; memory grows with the trace.")
     var includeReleased = false
 
-    @Option(help: "Graph layout engine: dot, sfdp or auto (by size).")
-    var layout: LayoutChoice = .auto
-
-    @Option(help: "Group graph nodes by source file, by module, or not (auto: by file when there are several).")
-    var cluster: TraceGraphBuilder.Clustering = .automatic
-
-    @Option(help: "Draw repeated identical structures as one ×N node: auto (3 or more), always, never.")
-    var collapse: TraceGraphBuilder.Collapsing = .automatic
+    @OptionGroup var graphOptions: GraphOptions
 
     @Option(help: ArgumentHelp("Leave the graph out above this many nodes.", valueName: "count"))
     var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
@@ -117,7 +110,7 @@ struct ReportCommand: ParsableCommand {
     private func read(_ input: TraceInputs.Input, details: Bool) throws -> TraceReport? {
         var options = TraceReportOptions(
             analysis: judging.options(),
-            graph: TraceGraphBuilder(clustering: cluster, collapsing: collapse), graphLayout: layout.graphLayout,
+            graph: graphOptions.builder(), graphLayout: graphOptions.layout.graphLayout,
             maximumGraphNodes: maxNodes)
         options.title = "Bind trace: \(GraphCommand.fileName(input.path))"
         options.includesReleasedOutputs = includeReleased
@@ -150,7 +143,8 @@ struct ReportCommand: ParsableCommand {
             sources.modulePaths[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         do {
-            try ReportWriter.write(content, to: output, options: ReportOptions(sources: sources))
+            try ReportWriter.write(
+                content, to: output, options: ReportOptions(sources: sources, toolVersion: ToolVersion.current))
         } catch {
             throw ToolFailure("\(error)")
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindOutput
-import BindReport
+@_spi(Harness) import BindReport
 import Foundation
 
 /// Known findings that do not fail the run: read with `--baseline FILE`, written with

@@ -94,7 +94,7 @@ final class ProgressLine {
         if totalBytes > 0 { text += " of \(Self.size(totalBytes))" }
         text += ", \(StoryTeller.grouped(Int(clamping: events))) events, \(Int(elapsed)) s"
         if inPlace {
-            StandardError.writeRaw("\r\u{1B}[K" + TerminalText.line(text))
+            StandardError.writeRaw("\r\u{1B}[K" + Escape.terminal(text))
             shownInPlace = true
         } else {
             StandardError.write(text)

@@ -28,17 +28,17 @@ final class StandardOutput: @unchecked Sendable {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Writes one line through ``TerminalText``: control characters, escape sequences, bidirectional
+    /// Writes one line through ``Escape/terminal(_:spelling:)``: control characters, escape sequences, bidirectional
     /// overrides and newlines from the trace show as `\u{1B}`, and a line that starts like a CI command
     /// (`::error::`) is defused. A trace must not drive the terminal, split a line or talk to CI.
     func line(_ text: String = "") {
-        write(TerminalText.line(text))
+        write(Escape.terminal(text))
         write("\n")
     }
 
     /// Writes one line of JSON: the same escaper, spelling what it escapes as JSON `\u001b`.
     func jsonLine(_ text: String) {
-        write(TerminalText.line(text, spelling: .json))
+        write(Escape.terminal(text, spelling: .json))
         write("\n")
     }
 
@@ -68,17 +68,17 @@ final class StandardOutput: @unchecked Sendable {
     }
 }
 
-/// Standard error, one line per call, escaped by the same ``TerminalText`` as standard output.
+/// Standard error, one line per call, escaped by the same ``Escape/terminal(_:spelling:)`` as standard output.
 enum StandardError {
     /// Writes `line` as exactly one line: whatever came from the trace cannot start another.
     static func write(_ line: String) {
-        writeRaw(TerminalText.line(line.hasSuffix("\n") ? String(line.dropLast()) : line) + "\n")
+        writeRaw(Escape.terminal(line.hasSuffix("\n") ? String(line.dropLast()) : line) + "\n")
     }
 
     /// Writes the argument parser's own messages (usage, help), which span several lines: each line
     /// is escaped on its own.
     static func writeLines(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.line(String($0)) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Escape.terminal(String($0)) }
         writeRaw(lines.joined(separator: "\n") + (text.hasSuffix("\n") ? "" : "\n"))
     }
 

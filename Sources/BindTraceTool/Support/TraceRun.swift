@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindReport
+@_spi(Harness) import BindReport
 import BindTraceModel
 
 /// One trace (one process) read and judged.

@@ -27,7 +27,9 @@ uint64_t bind_new_container_id(void);
 /// a plain release store to give it back, so a round trip costs one atomic instruction where a
 /// mutex costs two. Held only for a few loads and stores (never around a bound closure), so a
 /// waiter spins briefly, then yields, then naps 20 µs at a time until the holder runs again.
-typedef struct { _Atomic(int) held; } bind_lock;
+typedef struct {
+    _Atomic(int) held;
+} bind_lock;
 void bind_lock_wait(bind_lock *lock);
 static inline void bind_lock_lock(bind_lock *lock) {
     if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bind_lock_wait(lock);
@@ -36,8 +38,6 @@ static inline void bind_lock_lock(bind_lock *lock) {
 static inline bool bind_lock_trylock(bind_lock *lock) {
     return atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0;
 }
-static inline void bind_lock_unlock(bind_lock *lock) {
-    atomic_store_explicit(&lock->held, 0, memory_order_release);
-}
+static inline void bind_lock_unlock(bind_lock *lock) { atomic_store_explicit(&lock->held, 0, memory_order_release); }
 
 #endif

@@ -36,7 +36,6 @@ static inline uint64_t bt_monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-
 extern _Atomic(bool) bt_recording_flag;
 extern _Atomic(bool) bt_previews_flag;
 extern _Atomic(uint64_t) bt_next_output_id;
@@ -44,7 +43,10 @@ extern _Atomic(uint64_t) bt_next_subscription_id;
 extern _Atomic(uint64_t) bt_next_scope_id;
 
 /// The subscription whose closure runs on this thread, and the event that is delivering to it.
-typedef struct { uint64_t subscription; uint64_t event; } bt_cause;
+typedef struct {
+    uint64_t subscription;
+    uint64_t event;
+} bt_cause;
 
 extern _Thread_local bt_cause bt_current_cause;
 
@@ -63,7 +65,10 @@ static inline bt_cause *bt_cause_slot(void) { return &bt_current_cause; }
 #define BT_EPOCH_MASK 0xFFFFF
 /// The word, on a cache line of its own: every event writes it, so nothing another thread reads
 /// on its way (the recording flag every probe reads) may share the line.
-typedef struct { _Atomic(uint64_t) word; char rest_of_line[56]; } bt_stream_line;
+typedef struct {
+    _Atomic(uint64_t) word;
+    char rest_of_line[56];
+} bt_stream_line;
 extern _Alignas(64) bt_stream_line bt_stream;
 #define bt_stream_word (bt_stream.word)
 
@@ -184,7 +189,8 @@ static inline const bt_update_record *bt_ring_oldest(bt_ring *ring, uint64_t seq
 }
 /// Consumes the oldest record of `ring`. Recording lock held.
 static inline void bt_ring_consume(bt_ring *ring) {
-    atomic_store_explicit(&ring->head, atomic_load_explicit(&ring->head, memory_order_relaxed) + 1, memory_order_release);
+    atomic_store_explicit(
+        &ring->head, atomic_load_explicit(&ring->head, memory_order_relaxed) + 1, memory_order_release);
 }
 /// The records waiting in every ring.
 uint64_t bt_rings_pending(void);
@@ -199,7 +205,10 @@ void bt_rings_reset_after_fork(void);
 /// global's once-check: the lock is a zero-initialised global, and the state's address is published
 /// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
 /// On a cache line of its own, as the stream word is: every locked event writes it.
-typedef struct { bind_lock lock; char rest_of_line[60]; } bt_lock_line;
+typedef struct {
+    bind_lock lock;
+    char rest_of_line[60];
+} bt_lock_line;
 extern _Alignas(64) bt_lock_line bt_recording_lock_line;
 extern _Atomic(void *) bt_recorder_state_storage;
 extern _Atomic(bool) bt_recorder_ready_flag;
@@ -220,18 +229,10 @@ void bt_thread_name(char *buffer, int size);
 /// The BIND_TRACE path read at load time, or NULL.
 const char *bt_autostart_path(void);
 
-static inline bool bt_is_recording(void) {
-    return atomic_load_explicit(&bt_recording_flag, memory_order_relaxed);
-}
-static inline void bt_set_recording(bool on) {
-    atomic_store_explicit(&bt_recording_flag, on, memory_order_release);
-}
-static inline bool bt_previews_enabled(void) {
-    return atomic_load_explicit(&bt_previews_flag, memory_order_relaxed);
-}
-static inline void bt_set_previews(bool on) {
-    atomic_store_explicit(&bt_previews_flag, on, memory_order_relaxed);
-}
+static inline bool bt_is_recording(void) { return atomic_load_explicit(&bt_recording_flag, memory_order_relaxed); }
+static inline void bt_set_recording(bool on) { atomic_store_explicit(&bt_recording_flag, on, memory_order_release); }
+static inline bool bt_previews_enabled(void) { return atomic_load_explicit(&bt_previews_flag, memory_order_relaxed); }
+static inline void bt_set_previews(bool on) { atomic_store_explicit(&bt_previews_flag, on, memory_order_relaxed); }
 static inline uint64_t bt_new_output_id(void) {
     return atomic_fetch_add_explicit(&bt_next_output_id, 1, memory_order_relaxed);
 }

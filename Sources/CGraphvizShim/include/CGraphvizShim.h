@@ -36,8 +36,8 @@ int bind_gv_set(void *_Nonnull object, const char *_Nonnull name, const char *_N
 
 /// Sets an HTML-like label attribute. Returns 1 when the stored value is marked as HTML, 0 when
 /// cgraph's string pool handed back an identical plain string instead, -1 on failure.
-int bind_gv_set_html(Agraph_t *_Nonnull root, void *_Nonnull object, const char *_Nonnull name,
-                     const char *_Nonnull html);
+int bind_gv_set_html(
+    Agraph_t *_Nonnull root, void *_Nonnull object, const char *_Nonnull name, const char *_Nonnull html);
 
 /// Routes every cgraph/gvc message (warnings and errors) to `handler` instead of stderr.
 /// Process-wide: Graphviz keeps one handler for everything.
@@ -47,7 +47,8 @@ void bind_gv_install_message_handler(int (*_Nonnull handler)(char *_Nonnull));
 void bind_gv_reset_errors(void);
 
 /// Renders a laid-out graph into a buffer that the caller frees with `gvFreeRenderData`.
-int bind_gv_render(GVC_t *_Nonnull context, Agraph_t *_Nonnull graph, const char *_Nonnull format,
-                   char *_Nullable *_Nonnull data, size_t *_Nonnull length);
+int bind_gv_render(
+    GVC_t *_Nonnull context, Agraph_t *_Nonnull graph, const char *_Nonnull format, char *_Nullable *_Nonnull data,
+    size_t *_Nonnull length);
 
 #endif

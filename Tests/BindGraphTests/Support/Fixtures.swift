@@ -1,4 +1,4 @@
-@testable import BindGraph
+@_spi(Harness) @testable import BindGraph
 
 /// Small documents the tests share.
 enum Fixtures {
