@@ -108,7 +108,9 @@ let package = Package(
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
         .testTarget(
             name: "BindExportTests",
-            dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"]),
+            dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],
+            // Read by `protoc --decode` in the tests, from the source tree.
+            exclude: ["Support/perfetto_subset.proto"]),
         .testTarget(name: "BindTraceToolTests", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

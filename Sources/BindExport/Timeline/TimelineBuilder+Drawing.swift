@@ -5,7 +5,7 @@ import BindTraceModel
 struct Drawing {
     let name: String
     let category: String
-    let annotations: [TimelineAnnotation]
+    var annotations: [TimelineAnnotation]
 
     func event(_ phase: TimelineEvent.Phase, at time: UInt64, on track: TimelineTrack) -> TimelineEvent {
         TimelineEvent(phase: phase, time: time, track: track, name: name, category: category, annotations: annotations)

@@ -7,8 +7,8 @@ import BindTraceModel
 /// Nesting is the replay's (``Replay``): an update, fire or bind is a slice on its thread's track;
 /// inside it, a slice for each subscription closure it ran that did something recorded, and inside
 /// that, the events the closure caused. The trace records when an event starts, not when a delivery
-/// returns, so a slice ends at the last event recorded inside it; a bind that caused nothing is an
-/// instant.
+/// returns, so a slice ends at the last event recorded inside it, and an update, fire or bind that
+/// caused nothing recorded is an instant.
 ///
 /// - Complexity: O(1) amortised per event; memory proportional to what is open or alive at once
 ///   (threads, their open slices, bound subscriptions, open scopes), never to the trace's length.
@@ -40,7 +40,7 @@ final class TimelineBuilder {
     /// An update, fire or bind still delivering.
     private struct OpenFrame {
         let sequence: UInt64
-        /// A bind not drawn yet: an instant unless something nests in it, then its slice's begin.
+        /// Not drawn yet: an instant unless something nests in it, then its slice's begin.
         var pending: TimelineEvent?
         /// The latest time recorded inside it: where its slice ends.
         var lastTime: UInt64
@@ -87,7 +87,9 @@ final class TimelineBuilder {
 
     /// Applies `event` to the replay and draws it.
     func add(_ event: TraceEvent) throws(TimelineWriteError) {
-        let drawing = describe(event.kind)
+        var drawing = describe(event.kind)
+        // The sequence number `bind-trace replay` and `dump` show, to find the event there.
+        drawing?.annotations.append(TimelineAnnotation("event", event.sequence))
         let entersFrame = Self.entersFrame(event.kind)
         replay.apply(event)
         lastTime = max(lastTime, event.time)
@@ -96,8 +98,7 @@ final class TimelineBuilder {
         switch event.kind {
         case .updated, .fired:
             guard let drawing else { break }
-            try place(drawing.event(.begin, at: event.time, on: lanes[lane].track), in: lane, nested: entersFrame)
-            lanes[lane].frames.append(OpenFrame(sequence: event.sequence, pending: nil, lastTime: event.time))
+            try open(drawing.event(.instant, at: event.time, on: lanes[lane].track), in: lane, event: event)
         case .bound(let binding) where !binding.preexisting:
             guard var bind = drawing?.event(.instant, at: event.time, on: lanes[lane].track) else { break }
             let flow = nextFlow
@@ -105,9 +106,7 @@ final class TimelineBuilder {
             subscriptions[binding.subscription] = BoundSubscription(thread: event.thread, flow: flow)
             bind.flowsOut = [flow]
             bind.flowsIn = handOff(scope: binding.scope, to: event.thread)
-            try ensureParentDrawn(lane)
-            touch(lane, event.time)
-            lanes[lane].frames.append(OpenFrame(sequence: event.sequence, pending: bind, lastTime: event.time))
+            try open(bind, in: lane, event: event)
         case .scopeBegan(let id, let parent, _, _):
             try beginScope(id, parent: parent, drawing: drawing, event: event)
         case .scopeEnded(let id):
@@ -176,6 +175,14 @@ final class TimelineBuilder {
         }
         try sink.write(begin)
         lanes[lane].frames[top].closure = OpenClosure(subscription: cause.subscription, lastTime: event.time)
+    }
+
+    /// Opens the frame of an update, fire or bind: drawn as an instant when it closes with nothing
+    /// inside, as a slice's begin as soon as something nests in it.
+    private func open(_ instant: TimelineEvent, in lane: Int, event: TraceEvent) throws(TimelineWriteError) {
+        try ensureParentDrawn(lane)
+        touch(lane, event.time)
+        lanes[lane].frames.append(OpenFrame(sequence: event.sequence, pending: instant, lastTime: event.time))
     }
 
     /// Draws `event` inside the open slices of its lane when the replay nests it, else as it comes.
@@ -294,10 +301,13 @@ final class TimelineBuilder {
                 try sink.declare(TrackDeclaration(track: .findings, name: "findings", role: .findings))
             }
             var annotations = [TimelineAnnotation("message", finding.message)]
-            if let site = finding.site { annotations.append(TimelineAnnotation("site", site.description)) }
+            if let site = finding.site {
+                annotations.append(TimelineAnnotation("site", Narrator.shortened(site.description)))
+            }
             if finding.event != 0 { annotations.append(TimelineAnnotation("event", finding.event)) }
             if !finding.outputs.isEmpty {
-                annotations.append(TimelineAnnotation("outputs", finding.outputs.map(String.init).joined(separator: ",")))
+                annotations.append(
+                    TimelineAnnotation("outputs", finding.outputs.map(String.init).joined(separator: ",")))
             }
             if !finding.subscriptions.isEmpty {
                 annotations.append(
