@@ -16,17 +16,17 @@ struct ChromeJSONExportTests {
         #expect(exported.json.tracks.values.contains { $0.name == "main" && $0.threadID == 1 })
     }
 
-    @Test("flows are top-level bind_id with flow_out on the bind and flow_in where it delivers on another thread")
+    @Test("flows are top-level bind_id, flow_out on the bind, flow_in on the update delivering on another thread")
     func flows() throws {
         let exported = try Exported(ExportTraces.twoThreads())
         defer { exported.cleanUp() }
         let events = exported.json.events
 
         let bind = try #require(events.first { $0.category == "bind" })
-        let closure = try #require(events.first { $0.category == "closure" })
+        let update = try #require(events.first { $0.name.hasPrefix("update 'query'") })
         #expect(!bind.flowsOut.isEmpty)
-        #expect(closure.flowsIn == bind.flowsOut)
-        #expect(bind.track != closure.track)
+        #expect(update.flowsIn == bind.flowsOut)
+        #expect(bind.track != update.track)
     }
 
     @Test("hostile labels stay data: quotes, newlines, control characters and markup parse back as written")

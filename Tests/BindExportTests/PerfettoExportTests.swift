@@ -100,7 +100,7 @@ struct PerfettoExportTests {
         #expect(exported.summary.findings == 1)
     }
 
-    @Test("a binding delivering on another thread, and a scope used on another, are flows that begin and end")
+    @Test("an update delivering to a binding made on another thread, and a scope used on another, are flows")
     func flows() throws {
         let exported = try Exported(ExportTraces.twoThreads())
         defer { exported.cleanUp() }
@@ -110,10 +110,10 @@ struct PerfettoExportTests {
 
         let bind = try #require(timeline.events.first { $0.category == "bind" })
         #expect(bind.track == main)
-        let closure = try #require(timeline.events.first { $0.category == "closure" })
-        #expect(closure.track == worker)
-        #expect(closure.flowsIn == bind.flowsOut)
-        #expect(closure.flowsIn.count == 1)
+        let update = try #require(timeline.events.first { $0.name.hasPrefix("update 'query'") })
+        #expect(update.track == worker)
+        #expect(update.flowsIn == bind.flowsOut)
+        #expect(update.flowsIn.count == 1)
         let scope = try #require(timeline.events.first { $0.name == "scope 'search'" })
         let mark = try #require(timeline.events.first { $0.name == "mark 'loaded'" })
         #expect(mark.track == worker)

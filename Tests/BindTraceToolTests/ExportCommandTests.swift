@@ -115,7 +115,7 @@ struct ExportCommandTests {
                 $0["tid"] as? Int
             })
         #expect(threads.count >= 2)
-        // The closure bound on this thread ran on the other: an arrow from the bind to it.
+        // The update on the other thread delivered to the closure bound on this one: an arrow.
         let flowIn = events.filter { $0["flow_in"] as? Bool == true }.compactMap { $0["bind_id"] as? String }
         let flowOut = Set(events.filter { $0["flow_out"] as? Bool == true }.compactMap { $0["bind_id"] as? String })
         #expect(!flowIn.isEmpty)

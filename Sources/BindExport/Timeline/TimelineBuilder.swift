@@ -11,7 +11,8 @@ import BindTraceModel
 /// caused nothing recorded is an instant.
 ///
 /// - Complexity: O(1) amortised per event; memory proportional to what is open or alive at once
-///   (threads, their open slices, bound subscriptions, open scopes), never to the trace's length.
+///   (threads, their open slices, bound subscriptions, open scopes), never to the trace's length. An
+///   update also looks at the threads its Output's subscriptions were bound on.
 final class TimelineBuilder {
     let replay: Replay
     private let sink: any TimelineSink
@@ -24,6 +25,9 @@ final class TimelineBuilder {
     private var lanes: [Lane] = []
     private var laneIndex: [UInt32: Int] = [:]
     private var subscriptions: [UInt64: BoundSubscription] = [:]
+    /// The flows of bound subscriptions not yet delivered to on another thread: by Output, by the
+    /// thread that bound them, by subscription.
+    private var undeliveredFlows: [UInt64: [UInt32: [UInt64: UInt64]]] = [:]
     private var scopes: [UInt64: OpenScope] = [:]
     private var nextUUID: UInt64 = TimelineTrack.findings.uuid + 1
     private var nextScopeLane: UInt64 = 1
@@ -53,11 +57,11 @@ final class TimelineBuilder {
         var lastTime: UInt64
     }
 
-    /// Where a subscription was bound: its first delivery on another thread draws an arrow from there.
+    /// Where a subscription was bound: the first update of its Output on another thread (which
+    /// delivers to it there) draws an arrow from the bind.
     private struct BoundSubscription {
+        let output: UInt64
         let thread: UInt32
-        let flow: UInt64
-        var isFlowOpen = true
     }
 
     /// A scope's track; its first use on another thread draws an arrow from its beginning.
@@ -96,14 +100,16 @@ final class TimelineBuilder {
         let lane = try laneIndex(for: event.thread)
         if entersFrame { try enter(lane, cause: event.kind.cause, event: event) }
         switch event.kind {
-        case .updated, .fired:
-            guard let drawing else { break }
-            try open(drawing.event(.instant, at: event.time, on: lanes[lane].track), in: lane, event: event)
+        case .updated(let output, _, _), .fired(let output, _, _):
+            guard var update = drawing?.event(.instant, at: event.time, on: lanes[lane].track) else { break }
+            update.flowsIn = deliveries(of: output, on: event.thread)
+            try open(update, in: lane, event: event)
         case .bound(let binding) where !binding.preexisting:
             guard var bind = drawing?.event(.instant, at: event.time, on: lanes[lane].track) else { break }
             let flow = nextFlow
             nextFlow += 1
-            subscriptions[binding.subscription] = BoundSubscription(thread: event.thread, flow: flow)
+            subscriptions[binding.subscription] = BoundSubscription(output: binding.output, thread: event.thread)
+            undeliveredFlows[binding.output, default: [:]][event.thread, default: [:]][binding.subscription] = flow
             bind.flowsOut = [flow]
             bind.flowsIn = handOff(scope: binding.scope, to: event.thread)
             try open(bind, in: lane, event: event)
@@ -117,7 +123,8 @@ final class TimelineBuilder {
             guard let drawing else { break }
             var instant = drawing.event(.instant, at: event.time, on: lanes[lane].track)
             if let scope = Self.scope(of: event.kind) { instant.flowsIn = handOff(scope: scope, to: event.thread) }
-            if case .unbound(let subscription, _, _) = event.kind { subscriptions[subscription] = nil }
+            if case .unbound(let subscription, _, _) = event.kind { unbound(subscription) }
+            if case .released(let output) = event.kind { undeliveredFlows[output] = nil }
             try place(instant, in: lane, nested: entersFrame)
         }
         try drawFindings(through: event.sequence, time: event.time)
@@ -164,16 +171,10 @@ final class TimelineBuilder {
             try sink.write(TimelineEvent(phase: .end, time: closure.lastTime, track: lanes[lane].track))
             lanes[lane].frames[top].lastTime = max(lanes[lane].frames[top].lastTime, closure.lastTime)
         }
-        var begin = TimelineEvent(
-            phase: .begin, time: event.time, track: lanes[lane].track, name: closureName(cause.subscription),
-            category: "closure", annotations: [TimelineAnnotation("subscription", cause.subscription)])
-        if var bound = subscriptions[cause.subscription], bound.isFlowOpen, bound.thread != event.thread {
-            // Delivering on another thread than the one that bound it: an arrow from the bind.
-            begin.flowsIn = [bound.flow]
-            bound.isFlowOpen = false
-            subscriptions[cause.subscription] = bound
-        }
-        try sink.write(begin)
+        try sink.write(
+            TimelineEvent(
+                phase: .begin, time: event.time, track: lanes[lane].track, name: closureName(cause.subscription),
+                category: "closure", annotations: [TimelineAnnotation("subscription", cause.subscription)]))
         lanes[lane].frames[top].closure = OpenClosure(subscription: cause.subscription, lastTime: event.time)
     }
 
@@ -268,6 +269,30 @@ final class TimelineBuilder {
         begin.flowsIn = handOff(scope: parent, to: event.thread)
         try sink.write(begin)
         scopes[id] = OpenScope(track: track, thread: event.thread, flow: flow)
+    }
+
+    /// The flows to end at an update of `output` on `thread`: those of its subscriptions bound on
+    /// other threads that no update delivered to on another thread yet. Each flow ends once.
+    private func deliveries(of output: UInt64, on thread: UInt32) -> [UInt64] {
+        guard var byThread = undeliveredFlows[output], byThread.keys.contains(where: { $0 != thread }) else {
+            return []
+        }
+        var flows: [UInt64] = []
+        for (bindThread, bySubscription) in byThread where bindThread != thread {
+            flows += bySubscription.values
+            byThread[bindThread] = nil
+        }
+        undeliveredFlows[output] = byThread.isEmpty ? nil : byThread
+        return flows.sorted()
+    }
+
+    private func unbound(_ subscription: UInt64) {
+        guard let bound = subscriptions.removeValue(forKey: subscription) else { return }
+        undeliveredFlows[bound.output]?[bound.thread]?[subscription] = nil
+        if undeliveredFlows[bound.output]?[bound.thread]?.isEmpty == true {
+            undeliveredFlows[bound.output]?[bound.thread] = nil
+        }
+        if undeliveredFlows[bound.output]?.isEmpty == true { undeliveredFlows[bound.output] = nil }
     }
 
     /// The flow to end at an event of `scope` on `thread`: the scope's arrow, the first time it is
