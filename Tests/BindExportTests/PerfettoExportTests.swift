@@ -1,7 +1,9 @@
-import BindExport
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
+
+@testable import BindExport
 
 @Suite("bind-trace export: the Perfetto trace, decoded by protoc", .enabled(if: Protoc.isInstalled))
 struct PerfettoExportTests {
@@ -62,7 +64,7 @@ struct PerfettoExportTests {
         #expect(updatesOfA[0].end == c.event.time)
     }
 
-    @Test("slices carry the Output id, its site and the event's sequence number as annotations")
+    @Test("slices carry the Output id, the cause and the event's sequence number as annotations")
     func annotations() throws {
         let exported = try Exported(ExportTraces.propagation())
         defer { exported.cleanUp() }
@@ -70,7 +72,6 @@ struct PerfettoExportTests {
         let b = try #require(exported.perfetto.slices(named: "update 'b'").first)
 
         #expect(b.event.arguments["output"] == "2")
-        #expect(b.event.arguments["output_site"] == "App/Model.swift:2")
         #expect(b.event.arguments["event"] == "9")
         #expect(b.event.arguments["cause_event"] == "8")
         let bind = try #require(exported.perfetto.slices(named: "bind closure at View.swift:30").first)
@@ -127,5 +128,29 @@ struct PerfettoExportTests {
             }
         }
         #expect(timeline.events.flatMap(\.flowsIn).count == 2)
+    }
+
+    @Test("past the interning limit, new names are written in full and every event keeps its name")
+    func internLimit() throws {
+        var trace = TraceWriter(minor: 0)
+        trace.thread(1, name: "main")
+        // Each Output brings two new names: its creation and its update.
+        let outputs = UInt64(PerfettoTraceWriter.maximumInternedNames / 2 + 100)
+        for output in 1...outputs {
+            trace.event(ExportTraces.created(output, label: "n\(output)", line: 1))
+            trace.event(ExportTraces.update(output))
+        }
+        trace.end()
+        let exported = try Exported(trace.bytes)
+        defer { exported.cleanUp() }
+
+        let updates = exported.perfetto.events.filter { $0.category == "update" }
+
+        #expect(updates.count == Int(outputs))
+        for (index, update) in updates.enumerated() {
+            #expect(update.name == "update 'n\(index + 1)' (String) at Model.swift:1")
+        }
+        #expect(updates.first?.isNameLiteral == false)
+        #expect(updates.last?.isNameLiteral == true)
     }
 }

@@ -20,7 +20,8 @@ extension TimelineBuilder {
         switch kind {
         case .updated(let output, let cause, let preview), .fired(let output, let cause, let preview):
             let verb = if case .updated = kind { "update" } else { "fire" }
-            var annotations = outputAnnotations(output)
+            // The Output's site is in the name: not repeated on every update.
+            var annotations = outputAnnotations(output, site: false)
             if let preview { annotations.append(TimelineAnnotation("value", Narrator.shortened(preview))) }
             if let cause { annotations.append(TimelineAnnotation("cause_event", cause.event)) }
             return Drawing(name: "\(verb) \(outputName(output))", category: verb, annotations: annotations)

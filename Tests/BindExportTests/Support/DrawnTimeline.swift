@@ -24,6 +24,8 @@ struct DrawnTimeline {
         var arguments: [String: String] = [:]
         var flowsOut: [UInt64] = []
         var flowsIn: [UInt64] = []
+        /// Perfetto: the name was written in full rather than as an interned id.
+        var isNameLiteral = false
     }
 
     /// A slice or instant with its place in its track's nesting.
@@ -45,8 +47,23 @@ struct DrawnTimeline {
     static func perfetto(_ path: String) throws -> DrawnTimeline {
         let trace = try Protoc.decodeTrace(path)
         var timeline = DrawnTimeline()
+        // The sequence's interned names, as Perfetto resolves them: defined before (or in) the
+        // packet that uses them, never redefined.
+        var interned: [String: [String: String]] = [:]
         for (index, packet) in trace.messages("packet").enumerated() {
             #expect(packet.number("trusted_packet_sequence_id") == 1)
+            let flags = packet.number("sequence_flags") ?? 0
+            #expect((flags & 1 != 0) == (index == 0), "only the first packet clears the incremental state")
+            if let data = packet.message("interned_data") {
+                for table in ["event_categories", "event_names", "debug_annotation_names"] {
+                    for entry in data.messages(table) {
+                        let id = try #require(entry.scalar("iid"))
+                        #expect(interned[table]?[id] == nil, "\(table) \(id) is defined once")
+                        interned[table, default: [:]][id] = entry.scalar("name")
+                    }
+                }
+            }
+            func resolve(_ table: String, _ id: String?) -> String? { id.flatMap { interned[table]?[$0] } }
             if let descriptor = packet.message("track_descriptor") {
                 let uuid = try #require(descriptor.scalar("uuid"))
                 var track = Track(name: descriptor.scalar("name") ?? "", kind: "")
@@ -74,10 +91,17 @@ struct DrawnTimeline {
                 var event = Event(
                     index: index, time: try #require(packet.number("timestamp")),
                     track: try #require(trackEvent.scalar("track_uuid")), phase: phase)
-                event.name = trackEvent.scalar("name") ?? ""
-                event.category = trackEvent.scalar("categories") ?? ""
+                if trackEvent.scalar("name_iid") != nil || !trackEvent.scalars("category_iids").isEmpty {
+                    #expect(flags & 2 != 0, "a packet using interned names says it needs them")
+                }
+                event.isNameLiteral = trackEvent.scalar("name") != nil
+                event.name = trackEvent.scalar("name") ?? resolve("event_names", trackEvent.scalar("name_iid")) ?? ""
+                event.category =
+                    trackEvent.scalar("categories") ?? resolve("event_categories", trackEvent.scalar("category_iids"))
+                    ?? ""
                 for annotation in trackEvent.messages("debug_annotations") {
-                    let name = try #require(annotation.scalar("name"))
+                    let name = try #require(
+                        annotation.scalar("name") ?? resolve("debug_annotation_names", annotation.scalar("name_iid")))
                     event.arguments[name] = annotation.scalar("string_value") ?? annotation.scalar("uint_value")
                 }
                 event.flowsOut = trackEvent.scalars("flow_ids").compactMap { UInt64($0) }
