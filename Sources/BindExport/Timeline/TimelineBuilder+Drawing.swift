@@ -81,9 +81,21 @@ extension TimelineBuilder {
 
     /// `'title' (String) at Login.swift:12`, `map → String at Feed.swift:12`: the label and the line.
     func outputName(_ id: UInt64) -> String {
+        if let name = outputNames[id] { return name }
         guard let state = replay.outputState(id) else { return Narrator.unknownOutput(id) }
-        let name = Narrator.name(of: state)
-        return state.label == nil ? name : "\(name) at \(Narrator.place(state.site))"
+        var name = Narrator.name(of: state)
+        if state.label != nil { name += " at \(Narrator.place(state.site))" }
+        outputNames[id] = name
+        return name
+    }
+
+    /// Drops the remembered name of an Output that `kind` renames or (re)creates.
+    func forgetName(changedBy kind: TraceEvent.Kind) {
+        switch kind {
+        case .labeled(let output, _): outputNames[output] = nil
+        case .outputCreated(let creation): outputNames[creation.output] = nil
+        default: break
+        }
     }
 
     /// The Output's id and, when known, its creation site.

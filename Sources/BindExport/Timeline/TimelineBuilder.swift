@@ -33,6 +33,8 @@ final class TimelineBuilder {
     private var nextScopeLane: UInt64 = 1
     private var nextFlow: UInt64 = 1
     private var lastTime: UInt64 = 0
+    /// Each live Output's name (``outputName(_:)``), made once rather than per update.
+    var outputNames: [UInt64: String] = [:]
 
     /// A thread's track and the slices open on it, outermost first (the replay's frames).
     private struct Lane {
@@ -91,6 +93,7 @@ final class TimelineBuilder {
 
     /// Applies `event` to the replay and draws it.
     func add(_ event: TraceEvent) throws(TimelineWriteError) {
+        forgetName(changedBy: event.kind)
         var drawing = describe(event.kind)
         // The sequence number `bind-trace replay` and `dump` show, to find the event there.
         drawing?.annotations.append(TimelineAnnotation("event", event.sequence))
@@ -124,7 +127,10 @@ final class TimelineBuilder {
             var instant = drawing.event(.instant, at: event.time, on: lanes[lane].track)
             if let scope = Self.scope(of: event.kind) { instant.flowsIn = handOff(scope: scope, to: event.thread) }
             if case .unbound(let subscription, _, _) = event.kind { unbound(subscription) }
-            if case .released(let output) = event.kind { undeliveredFlows[output] = nil }
+            if case .released(let output) = event.kind {
+                undeliveredFlows[output] = nil
+                outputNames[output] = nil
+            }
             try place(instant, in: lane, nested: entersFrame)
         }
         try drawFindings(through: event.sequence, time: event.time)
