@@ -26,8 +26,11 @@ package enum TimelineExport {
         package var bytes = 0
         /// Why the trace was not read whole (cut short, lost events); the export holds what was read.
         package var warnings: [TraceWarning] = []
-        /// Inconsistencies the replay found (each also a reason to doubt the nesting drawn).
-        package var traceErrors = 0
+        /// The first inconsistencies the replay found (each also a reason to doubt the nesting drawn
+        /// around it), at most ``AnalysisOptions/maximumTraceErrors``.
+        package var traceErrors: [TraceError] = []
+        /// Every inconsistency found, including those not kept in ``traceErrors``.
+        package var traceErrorCount = 0
     }
 
     /// Reads `trace` twice, streaming: once to judge it (the findings `check` reports), once to draw it.
@@ -84,7 +87,8 @@ package enum TimelineExport {
         summary.findings = findings.count
         summary.bytes = stream.byteCount
         summary.warnings = reader.warnings
-        summary.traceErrors = replay.errorCount
+        summary.traceErrors = replay.errors
+        summary.traceErrorCount = replay.errorCount
         return summary
     }
 

@@ -85,6 +85,29 @@ struct ExportCommandTests {
         #expect(FileManager.default.fileExists(atPath: output))
     }
 
+    @Test("an inconsistent trace is drawn, its inconsistencies named on standard error as by every command")
+    func inconsistentTrace() throws {
+        var writer = TraceFileWriter()
+        writer.thread(1)
+        writer.update(7)  // an Output the trace never created
+        writer.update(7, cause: (3, 99))  // a cause that is not open
+        writer.end()
+        let trace = try TemporaryTrace(writer.bytes)
+        defer { trace.cleanUp() }
+        let output = (trace.path as NSString).deletingLastPathComponent + "/out.json"
+
+        let run = try Tool.run("export", trace.path, "--format", "chrome-json", "-o", output)
+
+        #expect(run.status == 0)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.hasPrefix("bind-trace: \(trace.path): inconsistent trace: ") })
+        let check = try Tool.run("check", trace.path).standardError.split(separator: "\n")
+        #expect(check.filter { $0.contains("inconsistent trace: ") } == lines)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains("an Output the trace never created (#7)"))
+    }
+
     #if Tracing
     @Test("a trace the instrumented build recorded on two threads exports one track per thread")
     func recordedOnTwoThreads() throws {

@@ -43,11 +43,12 @@ struct ExportCommand: ParsableCommand {
             throw ToolFailure(error.description)
         }
         for warning in summary.warnings { StandardError.write("bind-trace: \(file): warning: \(warning)") }
-        if summary.traceErrors > 0 {
-            StandardError.write(
-                "bind-trace: \(file): warning: \(summary.traceErrors) inconsistencies (bind-trace check lists them); "
-                    + "the nesting drawn around them may be wrong")
+        // As every command reports them: at most 20 lines, then how many more.
+        for error in summary.traceErrors.prefix(20) {
+            StandardError.write("bind-trace: \(file): inconsistent trace: \(error)")
         }
+        let more = summary.traceErrorCount - min(summary.traceErrors.count, 20)
+        if more > 0 { StandardError.write("bind-trace: \(file): \(more) more inconsistencies not shown") }
         if format == .chromeJSON && summary.bytes > Self.jsonWarningBytes {
             StandardError.write(
                 "bind-trace: \(output): warning: \(summary.bytes / 1_000_000) MB of JSON; the Perfetto UI loads "
