@@ -44,6 +44,38 @@ struct ExportCommandTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("-o - writes the file to standard output")
+    func standardOutput() throws {
+        let trace = try TemporaryTrace(twoThreadTrace())
+        defer { trace.cleanUp() }
+
+        let run = try Tool.run("export", trace.path, "--format", "chrome-json", "-o", "-")
+
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
+        #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test("thread numbers up to UInt32.max become dense thread ids 1, 2, … and the JSON still parses")
+    func hostileThreads() throws {
+        var writer = TraceFileWriter()
+        writer.thread(UInt64(UInt32.max))
+        writer.output(1, line: 3, label: "a")
+        writer.thread(1 << 20)
+        writer.update(1)
+        writer.end()
+        let trace = try TemporaryTrace(writer.bytes)
+        defer { trace.cleanUp() }
+
+        let run = try Tool.run("export", trace.path, "--format", "chrome-json", "-o", "-")
+
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
+        let events = try #require(object?["traceEvents"] as? [[String: Any]])
+        let threadIDs = Set(events.filter { $0["name"] as? String == "thread_name" }.compactMap { $0["tid"] as? Int })
+        #expect(threadIDs == [1, 2])
+    }
+
     @Test("a file that is not a trace: one line naming it, exit 2, and no output file")
     func notATrace() throws {
         let trace = try TemporaryTrace(Array("hello, this is text".utf8))

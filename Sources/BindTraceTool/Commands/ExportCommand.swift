@@ -22,7 +22,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "perfetto (protobuf, for traces of any size) or chrome-json (trace-event JSON).")
     var format: TimelineFormat = .perfetto
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the file.", valueName: "path"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Where to write the file; - for standard output.", valueName: "path"))
     var output: String
 
     @OptionGroup var judging: JudgingOptions
@@ -36,7 +38,8 @@ struct ExportCommand: ParsableCommand {
         let summary: TimelineExport.Summary
         do {
             defer { progress.finish() }
-            summary = try TimelineExport.write(trace: file, format: format, to: output, options: judging.options()) {
+            let path = output == "-" ? "/dev/stdout" : output
+            summary = try TimelineExport.write(trace: file, format: format, to: path, options: judging.options()) {
                 progress.update(bytesRead: $0, events: $1)
             }
         } catch {
