@@ -32,6 +32,30 @@ struct BrowserTests {
         #expect(violations.isEmpty, "\(violations)")
     }
 
+    @Test("a finding selected by its address outlines its Output in the graph, hostile labels still inert")
+    func selectedFinding() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        try ReportWriter.write(content, to: directory)
+
+        // Finding 2 (the feedback cycle) is about Output 3; finding 1 about none.
+        let selected = try Browser.run(["--dump-dom", "file://\(directory)/index.html#finding-2"])
+        let unselected = try Browser.run(["--dump-dom", "file://\(directory)/index.html"])
+
+        #expect(selected.output.contains("data-script=\"ran\""))
+        #expect(selected.output.contains("data-highlighted=\"1\""))
+        #expect(selected.output.contains("class=\"node-box highlighted\" data-node=\"o3\""))
+        #expect(selected.output.contains("class=\"finding error selected\""))
+        #expect(unselected.output.contains("data-highlighted=\"0\""))
+        #expect(!unselected.output.contains("highlighted\" data-node"))
+        #expect(selected.output.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        let violations = selected.log.split(separator: "\n").filter {
+            $0.contains("Content Security Policy") || $0.contains("Refused to")
+        }
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
     @Test("a screenshot can be taken (saved to $BIND_REPORT_SCREENSHOT when set)")
     func screenshot() throws {
         let directory = try Fixtures.temporaryDirectory()

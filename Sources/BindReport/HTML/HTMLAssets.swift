@@ -53,6 +53,11 @@ enum HTMLAssets {
         #graph-viewport.dragging { cursor: grabbing; }
         #graph-image { position: absolute; left: 0; top: 0; transform-origin: 0 0; max-width: none;
           user-select: none; -webkit-user-drag: none; }
+        #graph-overlay { position: absolute; left: 0; top: 0; transform-origin: 0 0; pointer-events: none; }
+        .node-box { position: absolute; box-sizing: border-box; border-radius: 8px; }
+        .node-box.highlighted { border: 4px solid #ff9800; box-shadow: 0 0 0 4px rgba(255, 152, 0, 0.35); }
+        .finding { cursor: pointer; }
+        .finding.selected { outline: 3px solid #ff9800; outline-offset: 2px; }
         .timeline { width: 100%; border-collapse: collapse; }
         .timeline td { padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: middle; }
         .timeline .name { width: 240px; overflow-wrap: anywhere; }
@@ -87,13 +92,33 @@ enum HTMLAssets {
           "use strict";
           var viewport = document.getElementById("graph-viewport");
           var image = document.getElementById("graph-image");
+          var overlay = document.getElementById("graph-overlay");
+          var boxes = overlay ? Array.prototype.slice.call(overlay.querySelectorAll(".node-box")) : [];
           if (viewport && image) {
             var scale = 1, x = 0, y = 0, drag = null;
             var apply = function () {
               image.style.transform = "translate(" + x + "px," + y + "px) scale(" + scale + ")";
+              if (overlay) { overlay.style.transform = image.style.transform; }
               viewport.setAttribute("data-scale", scale.toFixed(3));
             };
+            // The boxes are in the SVG's viewBox units; the image's natural size says what one is in pixels.
+            var placeBoxes = function () {
+              if (!overlay) { return; }
+              var width = image.naturalWidth || image.width || 0;
+              var units = Number(overlay.getAttribute("data-view-width")) || 1;
+              var factor = width / units;
+              overlay.style.width = width + "px";
+              overlay.style.height = (image.naturalHeight || image.height || 0) + "px";
+              boxes.forEach(function (box) {
+                var place = box.getAttribute("data-box").split(" ").map(Number);
+                box.style.left = (place[0] * factor) + "px";
+                box.style.top = (place[1] * factor) + "px";
+                box.style.width = (place[2] * factor) + "px";
+                box.style.height = (place[3] * factor) + "px";
+              });
+            };
             var reset = function () {
+              placeBoxes();
               var width = image.naturalWidth || image.width || 1, height = image.naturalHeight || image.height || 1;
               scale = Math.min(1, (viewport.clientWidth - 16) / width, (viewport.clientHeight - 16) / height);
               x = (viewport.clientWidth - width * scale) / 2;
@@ -156,6 +181,37 @@ enum HTMLAssets {
             kind.addEventListener("change", update);
             update();
           }
+          // Selecting a finding outlines its Outputs' nodes (a collapsed group by its first member).
+          var findings = Array.prototype.slice.call(document.querySelectorAll("article.finding[data-outputs]"));
+          var select = function (article) {
+            var wanted = {};
+            findings.forEach(function (other) { other.classList.toggle("selected", other === article); });
+            (article ? article.getAttribute("data-outputs").split(" ") : []).forEach(function (id) {
+              if (id) { wanted["o" + id] = true; wanted["g" + id] = true; }
+            });
+            var count = 0;
+            boxes.forEach(function (box) {
+              var on = wanted[box.getAttribute("data-node")] === true;
+              box.classList.toggle("highlighted", on);
+              if (on) { count += 1; }
+            });
+            if (overlay) { overlay.setAttribute("data-highlighted", String(count)); }
+          };
+          findings.forEach(function (article) {
+            article.addEventListener("click", function () {
+              select(article);
+              if (viewport && boxes.length) { viewport.scrollIntoView({ block: "nearest" }); }
+            });
+            article.addEventListener("keydown", function (event) {
+              if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(article); }
+            });
+          });
+          var fromAddress = function () {
+            var match = /^#finding-([0-9]+)$/.exec(window.location.hash);
+            if (match) { select(document.getElementById("finding-" + match[1])); }
+          };
+          window.addEventListener("hashchange", fromAddress);
+          fromAddress();
           document.body.setAttribute("data-script", "ran");
         })();
 

@@ -41,6 +41,12 @@ struct HTMLReport {
         return page.output
     }
 
+    /// A coordinate as the page's script reads it: at most two decimals.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite, value.magnitude < 1e12 else { return "0" }
+        return String((value * 100).rounded() / 100)
+    }
+
     // MARK: - Sections
 
     private func renderSummary(into page: inout HTMLBuilder) {
@@ -86,7 +92,13 @@ struct HTMLReport {
         }
         for (index, finding) in shown.enumerated() {
             let severity = finding.severity.rawValue
-            page.open("article", ["class": "finding \(severity)", "data-kind": finding.kind.rawValue])
+            // Selecting it (click, Enter, or #finding-N in the address) highlights its Outputs in the graph.
+            page.open(
+                "article",
+                [
+                    "class": "finding \(severity)", "data-kind": finding.kind.rawValue, "id": "finding-\(index + 1)",
+                    "tabindex": "0", "data-outputs": finding.outputs.map(String.init).joined(separator: " "),
+                ])
             page.raw("<div class=\"head\">")
             page.element("span", ["class": "verdict \(severity)"], text: severity)
             page.element("span", ["class": "kind mono"], text: finding.kind.rawValue)
@@ -132,18 +144,33 @@ struct HTMLReport {
         }
         page.element(
             "p", ["class": "note"],
-            text: "Scroll to zoom, drag to pan. The graph is embedded as an image, so nothing in it can run.")
+            text: "Scroll to zoom, drag to pan. Select a finding to outline its Outputs here. The graph is "
+                + "embedded as an image, so nothing in it can run.")
         page.raw(
             "<div class=\"graph-tools\"><button id=\"graph-zoom-in\" type=\"button\">Zoom in</button>"
                 + "<button id=\"graph-zoom-out\" type=\"button\">Zoom out</button>"
                 + "<button id=\"graph-reset\" type=\"button\">Reset</button></div>")
         // An SVG shown through <img> never runs script or loads anything, whatever Graphviz put in it.
-        let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(svg).utf8))
+        let cleaned = SVGCleaner.clean(svg)
+        let source = "data:image/svg+xml;base64," + Base64.encode(Array(cleaned.utf8))
         page.raw("<div id=\"graph-viewport\">")
         page.open(
             "img",
             ["id": "graph-image", "alt": "Graph of Outputs and subscriptions", "src": source, "draggable": "false"])
-        page.raw("</div></section>\n")
+        // Highlights are drawn over the image: boxes at the nodes' places (numbers and our node ids only).
+        let layout = GraphNodeBoxes(svg: cleaned)
+        page.open(
+            "div",
+            [
+                "id": "graph-overlay", "data-view-width": Self.number(layout.viewWidth),
+                "data-view-height": Self.number(layout.viewHeight), "data-highlighted": "0",
+            ])
+        for box in layout.boxes {
+            let place = [box.x, box.y, box.width, box.height].map(Self.number).joined(separator: " ")
+            page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place])
+            page.raw("</div>")
+        }
+        page.raw("</div></div></section>\n")
     }
 
     private func renderTimeline(into page: inout HTMLBuilder) {
