@@ -56,6 +56,25 @@ struct BrowserTests {
         #expect(violations.isEmpty, "\(violations)")
     }
 
+    @Test("the time slider set by the address covers an Output released before that event, and only then")
+    func timeSlider() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        content.outputLifetimes = [3: OutputLifetime(created: 2, released: 4)]
+        content.lastEvent = 6
+        try ReportWriter.write(content, to: directory)
+
+        let alive = try Browser.run(["--dump-dom", "file://\(directory)/index.html#at-3"])
+        let released = try Browser.run(["--dump-dom", "file://\(directory)/index.html#at-5"])
+
+        #expect(alive.output.contains("data-gone=\"0\""))
+        #expect(alive.output.contains("#3</output>"))
+        #expect(released.output.contains("data-gone=\"1\""))
+        #expect(released.output.contains("class=\"node-box gone\" data-node=\"o3\""))
+        #expect(released.output.contains("#5</output>"))
+    }
+
     @Test("a screenshot can be taken (saved to $BIND_REPORT_SCREENSHOT when set)")
     func screenshot() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -1,5 +1,6 @@
 import BindAnalysis
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -76,5 +77,44 @@ struct GraphHighlightTests {
 
         #expect(layout.boxes.map(\.node) == ["o1", "o4"])
         #expect(layout.boxes.last == GraphNodeBoxes.Box(node: "o4", x: 286, y: 989, width: 191, height: 60))
+    }
+
+    @Test("each Output node carries its lifetime, and the page has a slider over the trace's events")
+    func lifetimes() {
+        var content = Fixtures.hostileContent()
+        content.graphSVG = graphWithOutput3
+        content.outputLifetimes = [3: OutputLifetime(created: 2, released: 4)]
+        content.lastEvent = 6
+
+        let html = ReportWriter.html(content)
+
+        #expect(html.contains("data-node=\"o3\" data-box=\"12.0 4.0 104.0 36.0\" data-life=\"2 4\""))
+        #expect(html.contains("<input id=\"graph-time\" type=\"range\" min=\"0\" max=\"6\" value=\"6\""))
+    }
+
+    @Test("a report read from a trace knows when each Output was created and released")
+    func lifetimesFromTrace() throws {
+        var trace = TraceWriter(minor: 0)
+        trace.thread(1)
+        for (id, label) in [(UInt64(1), "kept"), (2, "dropped")] {
+            trace.event(
+                .outputCreated(
+                    TraceEvent.OutputCreation(
+                        output: id, kind: .output, valueType: "Int", site: SourceSite(file: "App/A.swift", line: 1),
+                        label: label)))
+        }
+        trace.event(.released(output: 2))
+        trace.end()
+        let path = NSTemporaryDirectory() + "report-\(UUID().uuidString).trace"
+        try Data(trace.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = TraceReportOptions()
+        options.includesReleasedOutputs = true
+
+        let content = try ReportContent.build(fromTrace: path, options: options).content
+
+        #expect(content.outputLifetimes[1] == OutputLifetime(created: 1, released: nil))
+        #expect(content.outputLifetimes[2] == OutputLifetime(created: 2, released: 3))
+        #expect(content.lastEvent == 3)
     }
 }

@@ -86,6 +86,12 @@ extension ReportContent {
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
         let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
+        if picture.svg != nil {
+            for output in first.state.outputs {
+                content.outputLifetimes[output.id] = OutputLifetime(created: output.createdAt, released: output.releasedAt)
+            }
+            content.lastEvent = first.summary.events
+        }
         if options.includesDetails {
             let details = try DetailPass.read(path, rows: first.timelineRows, options: options, observer: observer)
             content.timeline = details.timeline

@@ -34,6 +34,11 @@ public struct ReportContent: Sendable {
     public var baselinedFingerprints: Set<String> = []
     /// Whether a baseline was given (SARIF then marks every other finding "new").
     public var hasBaseline = false
+    /// When each Output in the graph lived, by trace id: the page's time slider redraws the graph
+    /// as it stood after any event (the Outputs `bind-trace graph --at` would draw). Empty: no slider.
+    public var outputLifetimes: [UInt64: OutputLifetime] = [:]
+    /// The last event of the trace: the slider's end.
+    public var lastEvent: UInt64 = 0
 
     /// Whether `finding` is accepted by the baseline.
     public func isBaselined(_ finding: Finding) -> Bool {
@@ -51,6 +56,18 @@ public struct ReportContent: Sendable {
         self.graphSVG = graphSVG
         self.timeline = timeline
         self.events = events
+    }
+}
+
+/// The events an Output was created and released at (sequence numbers); `released` is `nil` for
+/// one alive at the end. It is alive right after event *s* when `created ≤ s` and `released > s`.
+public struct OutputLifetime: Hashable, Sendable {
+    public var created: UInt64
+    public var released: UInt64?
+
+    public init(created: UInt64, released: UInt64? = nil) {
+        self.created = created
+        self.released = released
     }
 }
 

@@ -56,6 +56,9 @@ enum HTMLAssets {
         #graph-overlay { position: absolute; left: 0; top: 0; transform-origin: 0 0; pointer-events: none; }
         .node-box { position: absolute; box-sizing: border-box; border-radius: 8px; }
         .node-box.highlighted { border: 4px solid #ff9800; box-shadow: 0 0 0 4px rgba(255, 152, 0, 0.35); }
+        .node-box.gone { background: rgba(246, 247, 250, 0.92); }
+        .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
+        .graph-time input { flex: 1; }
         .finding { cursor: pointer; }
         .finding.selected { outline: 3px solid #ff9800; outline-offset: 2px; }
         .timeline { width: 100%; border-collapse: collapse; }
@@ -206,9 +209,33 @@ enum HTMLAssets {
               if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(article); }
             });
           });
+          // The time slider: an Output's node is covered while it was not alive after the chosen event
+          // (created at or before it, released after it), as `bind-trace graph --at` would leave it out.
+          var slider = document.getElementById("graph-time");
+          var sliderLabel = document.getElementById("graph-time-label");
+          var showAt = function (at) {
+            if (!slider) { return; }
+            slider.value = String(at);
+            var gone = 0;
+            boxes.forEach(function (box) {
+              var life = (box.getAttribute("data-life") || "").split(" ");
+              if (life.length < 2) { return; }
+              var created = Number(life[0]), released = life[1] === "" ? Infinity : Number(life[1]);
+              var alive = created <= at && released > at;
+              box.classList.toggle("gone", !alive);
+              if (!alive) { gone += 1; }
+            });
+            if (overlay) { overlay.setAttribute("data-gone", String(gone)); }
+            if (sliderLabel) {
+              sliderLabel.textContent = "#" + at + (String(at) === slider.max ? " (the end)" : "");
+            }
+          };
+          if (slider) { slider.addEventListener("input", function () { showAt(Number(slider.value)); }); }
           var fromAddress = function () {
             var match = /^#finding-([0-9]+)$/.exec(window.location.hash);
             if (match) { select(document.getElementById("finding-" + match[1])); }
+            var at = /^#at-([0-9]+)$/.exec(window.location.hash);
+            if (at && slider) { showAt(Math.min(Number(at[1]), Number(slider.max))); }
           };
           window.addEventListener("hashchange", fromAddress);
           fromAddress();

@@ -167,10 +167,24 @@ struct HTMLReport {
             ])
         for box in layout.boxes {
             let place = [box.x, box.y, box.width, box.height].map(Self.number).joined(separator: " ")
-            page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place])
+            // A collapsed group ("g12") lives as its first member does.
+            let life = UInt64(box.node.dropFirst()).flatMap { content.outputLifetimes[$0] }.map {
+                "\($0.created) " + ($0.released.map(String.init) ?? "")
+            }
+            page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place, "data-life": life])
             page.raw("</div>")
         }
-        page.raw("</div></div></section>\n")
+        page.raw("</div></div>")
+        if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
+            // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
+            let last = String(content.lastEvent)
+            page.raw("<div class=\"graph-time\"><label for=\"graph-time\">Alive after event</label>")
+            page.open(
+                "input", ["id": "graph-time", "type": "range", "min": "0", "max": last, "value": last, "step": "1"])
+            page.element("output", ["id": "graph-time-label", "for": "graph-time"], text: "#\(last) (the end)")
+            page.raw("</div>")
+        }
+        page.raw("</section>\n")
     }
 
     private func renderTimeline(into page: inout HTMLBuilder) {
