@@ -88,7 +88,8 @@ extension ReportContent {
         content.graphSVG = picture.svg
         if picture.svg != nil {
             for output in first.state.outputs {
-                content.outputLifetimes[output.id] = OutputLifetime(created: output.createdAt, released: output.releasedAt)
+                content.outputLifetimes[output.id] = OutputLifetime(
+                    created: output.createdAt, released: output.releasedAt)
             }
             content.lastEvent = first.summary.events
         }
