@@ -153,4 +153,23 @@ struct PerfettoExportTests {
         #expect(updates.first?.isNameLiteral == false)
         #expect(updates.last?.isNameLiteral == true)
     }
+
+    @Test("a closure that unbinds itself keeps its name, and its unbind is drawn inside it")
+    func selfUnbinding() throws {
+        var trace = TraceWriter(minor: 0)
+        trace.thread(1, name: "main")
+        trace.event(ExportTraces.created(1, label: "once", line: 1))
+        trace.event(ExportTraces.bound(1, to: 1, line: 10))
+        let update = trace.event(ExportTraces.update(1))
+        trace.event(
+            .unbound(subscription: 1, reason: .unsubscribe, cause: TraceCause(subscription: 1, event: update)))
+        trace.end()
+        let exported = try Exported(trace.bytes)
+        defer { exported.cleanUp() }
+
+        let unbind = try #require(exported.perfetto.slices().first { $0.event.category == "unbind" })
+
+        #expect(unbind.ancestors == ["update 'once' (String) at Model.swift:1", "closure bound at View.swift:10"])
+        #expect(unbind.event.name == "unbind closure bound at View.swift:10")
+    }
 }

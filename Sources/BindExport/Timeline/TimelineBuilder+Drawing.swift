@@ -109,6 +109,10 @@ extension TimelineBuilder {
 
     /// The closure slice's name: `closure bound at View.swift:20`, `Binder to Label bound at …`.
     func closureName(_ subscription: UInt64) -> String {
-        replay.subscriptionState(subscription).map(Narrator.name(of:)) ?? "subscription \(subscription)"
+        if let name = subscriptionNames[subscription] { return name }
+        guard let state = replay.subscriptionState(subscription) else { return "subscription \(subscription)" }
+        let name = Narrator.name(of: state)
+        subscriptionNames[subscription] = name
+        return name
     }
 }

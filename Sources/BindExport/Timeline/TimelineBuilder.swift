@@ -35,6 +35,9 @@ final class TimelineBuilder {
     private var lastTime: UInt64 = 0
     /// Each live Output's name (``outputName(_:)``), made once rather than per update.
     var outputNames: [UInt64: String] = [:]
+    /// The names of subscriptions whose closures caused something (``closureName(_:)``), taken
+    /// before the event that may unbind them is applied.
+    var subscriptionNames: [UInt64: String] = [:]
 
     /// A thread's track and the slices open on it, outermost first (the replay's frames).
     private struct Lane {
@@ -94,6 +97,7 @@ final class TimelineBuilder {
     /// Applies `event` to the replay and draws it.
     func add(_ event: TraceEvent) throws(TimelineWriteError) {
         forgetName(changedBy: event.kind)
+        if let cause = event.kind.cause { _ = closureName(cause.subscription) }
         var drawing = describe(event.kind)
         // The sequence number `bind-trace replay` and `dump` show, to find the event there.
         drawing?.annotations.append(TimelineAnnotation("event", event.sequence))
@@ -293,6 +297,7 @@ final class TimelineBuilder {
     }
 
     private func unbound(_ subscription: UInt64) {
+        subscriptionNames[subscription] = nil
         guard let bound = subscriptions.removeValue(forKey: subscription) else { return }
         undeliveredFlows[bound.output]?[bound.thread]?[subscription] = nil
         if undeliveredFlows[bound.output]?[bound.thread]?.isEmpty == true {
