@@ -75,6 +75,21 @@ struct BrowserTests {
         #expect(released.output.contains("#5</output>"))
     }
 
+    @Test("a node picked by the address lists the findings about its Output, as links")
+    func pickedNode() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        try ReportWriter.write(content, to: directory)
+
+        let run = try Browser.run(["--dump-dom", "file://\(directory)/index.html#node-o3"])
+
+        #expect(run.output.contains("class=\"node-box picked\" data-node=\"o3\""))
+        #expect(run.output.contains("data-findings=\"1\""))
+        #expect(run.output.contains("<a href=\"#finding-2\">feedback-cycle App/Cell.swift:42</a>"))
+        #expect(run.output.contains("Output #3: 1 finding"))
+    }
+
     @Test("a screenshot can be taken (saved to $BIND_REPORT_SCREENSHOT when set)")
     func screenshot() throws {
         let directory = try Fixtures.temporaryDirectory()

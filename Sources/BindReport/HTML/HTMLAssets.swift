@@ -57,6 +57,9 @@ enum HTMLAssets {
         .node-box { position: absolute; box-sizing: border-box; border-radius: 8px; }
         .node-box.highlighted { border: 4px solid #ff9800; box-shadow: 0 0 0 4px rgba(255, 152, 0, 0.35); }
         .node-box.gone { background: rgba(246, 247, 250, 0.92); }
+        .node-box.picked { border: 4px solid var(--accent); }
+        .node-panel { margin-top: 8px; padding: 8px 12px; border: 1px solid var(--line); border-radius: 6px; }
+        .node-panel a { display: block; }
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
         .finding { cursor: pointer; }
@@ -98,7 +101,7 @@ enum HTMLAssets {
           var overlay = document.getElementById("graph-overlay");
           var boxes = overlay ? Array.prototype.slice.call(overlay.querySelectorAll(".node-box")) : [];
           if (viewport && image) {
-            var scale = 1, x = 0, y = 0, drag = null;
+            var scale = 1, x = 0, y = 0, drag = null, moved = false;
             var apply = function () {
               image.style.transform = "translate(" + x + "px," + y + "px) scale(" + scale + ")";
               if (overlay) { overlay.style.transform = image.style.transform; }
@@ -142,12 +145,14 @@ enum HTMLAssets {
               zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
             }, { passive: false });
             viewport.addEventListener("pointerdown", function (event) {
-              drag = { x: event.clientX - x, y: event.clientY - y };
+              drag = { x: event.clientX - x, y: event.clientY - y, startX: event.clientX, startY: event.clientY };
+              moved = false;
               viewport.setPointerCapture(event.pointerId);
               viewport.classList.add("dragging");
             });
             viewport.addEventListener("pointermove", function (event) {
               if (!drag) { return; }
+              if (Math.abs(event.clientX - drag.startX) + Math.abs(event.clientY - drag.startY) > 4) { moved = true; }
               x = event.clientX - drag.x;
               y = event.clientY - drag.y;
               apply();
@@ -159,6 +164,17 @@ enum HTMLAssets {
             document.getElementById("graph-zoom-out").addEventListener("click", function () { zoomCenter(0.8); });
             document.getElementById("graph-reset").addEventListener("click", reset);
             if (image.complete) { reset(); } else { image.addEventListener("load", reset); }
+            // A click (not a drag) on an Output's node lists its findings.
+            viewport.addEventListener("click", function (event) {
+              if (moved) { return; }
+              var hit = null;
+              boxes.forEach(function (box) {
+                var r = box.getBoundingClientRect();
+                if (event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top &&
+                    event.clientY <= r.bottom) { hit = box; }
+              });
+              if (hit) { pick(hit); }
+            });
           }
 
           var filter = document.getElementById("event-filter");
@@ -184,6 +200,31 @@ enum HTMLAssets {
             kind.addEventListener("change", update);
             update();
           }
+          // A picked node: outlined, and the findings about its Output listed as links under the graph.
+          var panel = document.getElementById("node-panel");
+          var pick = function (box) {
+            if (!panel) { return; }
+            boxes.forEach(function (other) { other.classList.toggle("picked", other === box); });
+            while (panel.firstChild) { panel.removeChild(panel.firstChild); }
+            var id = box.getAttribute("data-node").slice(1);
+            var about = document.querySelectorAll("article.finding[data-outputs]");
+            var links = 0;
+            Array.prototype.forEach.call(about, function (article) {
+              if (article.getAttribute("data-outputs").split(" ").indexOf(id) < 0) { return; }
+              var link = document.createElement("a");
+              link.href = "#" + article.id;
+              var kind = article.querySelector(".kind"), site = article.querySelector(".site");
+              link.textContent = (kind ? kind.textContent : "finding") + " " + (site ? site.textContent : "");
+              panel.appendChild(link);
+              links += 1;
+            });
+            var heading = document.createElement("div");
+            heading.textContent = "Output #" + id + ": " + (links === 1 ? "1 finding" : links + " findings");
+            panel.insertBefore(heading, panel.firstChild);
+            panel.setAttribute("data-findings", String(links));
+            panel.hidden = false;
+          };
+
           // Selecting a finding outlines its Outputs' nodes (a collapsed group by its first member).
           var findings = Array.prototype.slice.call(document.querySelectorAll("article.finding[data-outputs]"));
           var select = function (article) {
@@ -236,6 +277,10 @@ enum HTMLAssets {
             if (match) { select(document.getElementById("finding-" + match[1])); }
             var at = /^#at-([0-9]+)$/.exec(window.location.hash);
             if (at && slider) { showAt(Math.min(Number(at[1]), Number(slider.max))); }
+            var node = /^#node-([og][0-9]+)$/.exec(window.location.hash);
+            if (node) {
+              boxes.forEach(function (box) { if (box.getAttribute("data-node") === node[1]) { pick(box); } });
+            }
           };
           window.addEventListener("hashchange", fromAddress);
           fromAddress();

@@ -144,8 +144,8 @@ struct HTMLReport {
         }
         page.element(
             "p", ["class": "note"],
-            text: "Scroll to zoom, drag to pan. Select a finding to outline its Outputs here. The graph is "
-                + "embedded as an image, so nothing in it can run.")
+            text: "Scroll to zoom, drag to pan. Select a finding to outline its Outputs here; click an Output "
+                + "to list its findings. The graph is embedded as an image, so nothing in it can run.")
         page.raw(
             "<div class=\"graph-tools\"><button id=\"graph-zoom-in\" type=\"button\">Zoom in</button>"
                 + "<button id=\"graph-zoom-out\" type=\"button\">Zoom out</button>"
@@ -175,6 +175,8 @@ struct HTMLReport {
             page.raw("</div>")
         }
         page.raw("</div></div>")
+        // Filled by the script when a node is clicked: the findings about it, as links.
+        page.raw("<div id=\"node-panel\" class=\"node-panel\" hidden></div>")
         if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
             // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
             let last = String(content.lastEvent)
