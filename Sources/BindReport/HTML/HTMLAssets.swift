@@ -63,6 +63,15 @@ enum HTMLAssets {
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
         .finding { cursor: pointer; }
+        #graph-viewport:focus-visible, .finding:focus-visible { outline: 3px solid var(--accent); }
+        @media (max-width: 700px) {
+          nav { padding: 0 12px; gap: 12px; overflow-x: auto; }
+          main { padding: 12px 8px 32px; }
+          section { padding: 12px; }
+          #graph-viewport { height: 360px; }
+          input[type=search] { min-width: 0; width: 100%; }
+          .timeline td.name { width: 96px; }
+        }
         .finding.selected { outline: 3px solid #ff9800; outline-offset: 2px; }
         .timeline { width: 100%; border-collapse: collapse; }
         .timeline td { padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: middle; }
@@ -163,6 +172,18 @@ enum HTMLAssets {
             document.getElementById("graph-zoom-in").addEventListener("click", function () { zoomCenter(1.25); });
             document.getElementById("graph-zoom-out").addEventListener("click", function () { zoomCenter(0.8); });
             document.getElementById("graph-reset").addEventListener("click", reset);
+            viewport.addEventListener("keydown", function (event) {
+              var step = 40;
+              if (event.key === "+" || event.key === "=") { zoomCenter(1.25); }
+              else if (event.key === "-") { zoomCenter(0.8); }
+              else if (event.key === "0") { reset(); }
+              else if (event.key === "ArrowLeft") { x += step; apply(); }
+              else if (event.key === "ArrowRight") { x -= step; apply(); }
+              else if (event.key === "ArrowUp") { y += step; apply(); }
+              else if (event.key === "ArrowDown") { y -= step; apply(); }
+              else { return; }
+              event.preventDefault();
+            });
             if (image.complete) { reset(); } else { image.addEventListener("load", reset); }
             // A click (not a drag) on an Output's node lists its findings.
             viewport.addEventListener("click", function (event) {
@@ -200,6 +221,25 @@ enum HTMLAssets {
             kind.addEventListener("change", update);
             update();
           }
+          // Searching findings by label or site: those whose text does not contain the query are hidden.
+          var findingFilter = document.getElementById("finding-filter");
+          var findingStatus = document.getElementById("finding-status");
+          if (findingFilter && findingStatus) {
+            var articles = Array.prototype.slice.call(document.querySelectorAll("article.finding"));
+            var findingTexts = articles.map(function (article) { return article.textContent.toLowerCase(); });
+            var search = function () {
+              var query = findingFilter.value.trim().toLowerCase(), shown = 0;
+              articles.forEach(function (article, index) {
+                var match = !query || findingTexts[index].indexOf(query) >= 0;
+                article.hidden = !match;
+                if (match) { shown += 1; }
+              });
+              findingStatus.textContent = shown + " of " + articles.length + " findings shown";
+            };
+            findingFilter.addEventListener("input", search);
+            search();
+          }
+
           // A picked node: outlined, and the findings about its Output listed as links under the graph.
           var panel = document.getElementById("node-panel");
           var pick = function (box) {

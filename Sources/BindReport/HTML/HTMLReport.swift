@@ -83,6 +83,13 @@ struct HTMLReport {
                 text: "No leaked subscriptions or Outputs, duplicate bindings, dangling binders or cycles were found.")
         }
         let shown = content.findings.prefix(limits.maxFindings)
+        if shown.count > 1 {
+            page.raw(
+                "<div class=\"controls\"><input id=\"finding-filter\" type=\"search\" "
+                    + "placeholder=\"Search findings (label, File.swift:42)\" aria-label=\"Search findings\">")
+            page.element("span", ["id": "finding-status", "class": "note"], text: "\(shown.count) findings")
+            page.raw("</div>")
+        }
         if shown.count < content.findings.count {
             page.element(
                 "p", ["class": "note"],
@@ -153,7 +160,8 @@ struct HTMLReport {
         // An SVG shown through <img> never runs script or loads anything, whatever Graphviz put in it.
         let cleaned = SVGCleaner.clean(svg)
         let source = "data:image/svg+xml;base64," + Base64.encode(Array(cleaned.utf8))
-        page.raw("<div id=\"graph-viewport\">")
+        // Focusable: + and - zoom, the arrows pan, 0 fits (the buttons do the same).
+        page.raw("<div id=\"graph-viewport\" tabindex=\"0\" aria-label=\"Graph: + and - zoom, arrows pan, 0 fits\">")
         page.open(
             "img",
             ["id": "graph-image", "alt": "Graph of Outputs and subscriptions", "src": source, "draggable": "false"])
