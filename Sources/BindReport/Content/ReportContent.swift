@@ -39,6 +39,9 @@ public struct ReportContent: Sendable {
     public var outputLifetimes: [UInt64: OutputLifetime] = [:]
     /// The last event of the trace: the slider's end.
     public var lastEvent: UInt64 = 0
+    /// What happened at each finding's event and what directly caused it, by event number (until
+    /// `why` can tell the whole chain).
+    public var findingEvents: [UInt64: EventContext] = [:]
 
     /// Whether `finding` is accepted by the baseline.
     public func isBaselined(_ finding: Finding) -> Bool {
@@ -68,6 +71,28 @@ public struct OutputLifetime: Hashable, Sendable {
     public init(created: UInt64, released: UInt64? = nil) {
         self.created = created
         self.released = released
+    }
+}
+
+/// One event told in a line, with the event that directly caused it (the delivery whose closure
+/// made it), as `bind-trace replay` tells them.
+public struct EventContext: Hashable, Sendable {
+    public var event: UInt64
+    /// `update 'email' (String) = "ada"`.
+    public var text: String
+    /// `via subscription 3 bound at App/View.swift:20`, when a closure caused it.
+    public var via: String?
+    /// The update, fire or bind that was delivering to that closure.
+    public var cause: UInt64?
+    /// That event told in a line, when it was still known (recent enough) when this one was read.
+    public var causeText: String?
+
+    public init(event: UInt64, text: String, via: String? = nil, cause: UInt64? = nil, causeText: String? = nil) {
+        self.event = event
+        self.text = text
+        self.via = via
+        self.cause = cause
+        self.causeText = causeText
     }
 }
 

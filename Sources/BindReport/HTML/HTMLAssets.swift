@@ -62,6 +62,7 @@ enum HTMLAssets {
         .node-panel a { display: block; }
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
+        .finding .cause { margin: 4px 0; padding-left: 20px; font-size: 13px; overflow-wrap: anywhere; }
         .finding { cursor: pointer; }
         #graph-viewport:focus-visible, .finding:focus-visible { outline: 3px solid var(--accent); }
         @media (max-width: 700px) {

@@ -112,6 +112,7 @@ struct HTMLReport {
             page.element("code", ["class": "site"], text: finding.site?.description ?? "(no source site recorded)")
             page.raw("</div>")
             page.element("div", ["class": "message"], text: finding.message)
+            if let context = content.findingEvents[finding.event] { renderCause(context, into: &page) }
             if !finding.related.isEmpty {
                 page.raw("<ul class=\"related\">")
                 for related in finding.related {
@@ -140,6 +141,20 @@ struct HTMLReport {
             page.raw("</article>\n")
         }
         page.raw("</section>\n")
+    }
+
+    /// `At event #12: update 'email' (String) = "ada" ← via …` and the event that caused it.
+    private func renderCause(_ context: EventContext, into page: inout HTMLBuilder) {
+        page.raw("<ul class=\"cause\"><li>")
+        page.text("At event #\(context.event): \(context.text)")
+        if let via = context.via { page.text(" ← \(via)") }
+        page.raw("</li>")
+        if let cause = context.cause {
+            page.raw("<li>")
+            page.text("caused by event #\(cause)" + (context.causeText.map { ": \($0)" } ?? ""))
+            page.raw("</li>")
+        }
+        page.raw("</ul>")
     }
 
     private func renderGraph(into page: inout HTMLBuilder) {
