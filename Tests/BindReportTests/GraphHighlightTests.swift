@@ -117,4 +117,28 @@ struct GraphHighlightTests {
         #expect(content.outputLifetimes[2] == OutputLifetime(created: 2, released: 3))
         #expect(content.lastEvent == 3)
     }
+
+    @Test("a report of several traces shows each process's graph as a still, cleaned image under its name")
+    func processGraphs() throws {
+        var content = Fixtures.hostileContent()
+        content.graphSVG = nil
+        content.processGraphs = [
+            ProcessGraph(trace: "worker-1.trace", svg: Fixtures.svg),
+            ProcessGraph(trace: Hostile.script, svg: Fixtures.svg),
+        ]
+
+        let html = ReportWriter.html(content)
+
+        #expect(html.components(separatedBy: "<figure class=\"process-graph\">").count == 3)
+        #expect(html.contains("<figcaption>worker-1.trace</figcaption>"))
+        #expect(html.contains("<figcaption>&lt;script&gt;alert(1)&lt;/script&gt;</figcaption>"))
+        #expect(!html.contains("id=\"graph-viewport\""))
+        let images = html.matches(of: #/src="data:image/svg\+xml;base64,([^"]*)"/#).map { String($0.1) }
+        #expect(images.count == 2)
+        for image in images {
+            let svg = try #require(Data(base64Encoded: image).map { String(decoding: $0, as: UTF8.self) })
+            #expect(!svg.contains("<script"))
+            #expect(!svg.contains("onload"))
+        }
+    }
 }

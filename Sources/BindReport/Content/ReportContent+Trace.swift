@@ -24,8 +24,10 @@ public struct TraceReportOptions: Sendable {
     /// created, so this is for small traces.
     public var includesReleasedOutputs: Bool
     /// Draw the graph and read the trace a second time for the timeline and the event table. Off for
-    /// one trace among many (the report of a whole run shows findings and figures only).
+    /// one trace among many (the report of a whole run shows findings, figures and a graph per process).
     public var includesDetails = true
+    /// Draw the graph even without the details (the report of a whole run draws one per process).
+    public var includesGraph = false
 
     public init(
         analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
@@ -84,7 +86,9 @@ extension ReportContent {
         let first = try ReplayPass.read(path, options: options, observer: observer)
         var content = ReportContent(
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
-        let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
+        let picture =
+            options.includesDetails || options.includesGraph
+            ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
         if picture.svg != nil {
             for output in first.state.outputs {

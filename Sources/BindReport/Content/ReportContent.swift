@@ -39,6 +39,9 @@ public struct ReportContent: Sendable {
     public var outputLifetimes: [UInt64: OutputLifetime] = [:]
     /// The last event of the trace: the slider's end.
     public var lastEvent: UInt64 = 0
+    /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as
+    /// still pictures where a single trace's report has its one interactive graph.
+    public var processGraphs: [ProcessGraph] = []
     /// What happened at each finding's event and what directly caused it, by event number (until
     /// `why` can tell the whole chain).
     public var findingEvents: [UInt64: EventContext] = [:]
@@ -71,6 +74,18 @@ public struct OutputLifetime: Hashable, Sendable {
     public init(created: UInt64, released: UInt64? = nil) {
         self.created = created
         self.released = released
+    }
+}
+
+/// The graph of one process of a run, for the report of several traces.
+public struct ProcessGraph: Hashable, Sendable {
+    /// The trace's file name.
+    public var trace: String
+    public var svg: String
+
+    public init(trace: String, svg: String) {
+        self.trace = trace
+        self.svg = svg
     }
 }
 

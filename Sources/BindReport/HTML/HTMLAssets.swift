@@ -63,6 +63,9 @@ enum HTMLAssets {
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
         .finding .cause { margin: 4px 0; padding-left: 20px; font-size: 13px; overflow-wrap: anywhere; }
+        .process-graph { margin: 0 0 16px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
+        .process-graph figcaption { font-weight: 600; padding: 6px 10px; border-bottom: 1px solid var(--line); }
+        .process-graph img { display: block; max-width: 100%; height: auto; }
         .finding { cursor: pointer; }
         #graph-viewport:focus-visible, .finding:focus-visible { outline: 3px solid var(--accent); }
         @media (max-width: 700px) {

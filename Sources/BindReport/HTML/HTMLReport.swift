@@ -159,6 +159,10 @@ struct HTMLReport {
 
     private func renderGraph(into page: inout HTMLBuilder) {
         page.raw("<section id=\"graph\"><h2>Graph</h2>")
+        if content.graphSVG == nil && !content.processGraphs.isEmpty {
+            renderProcessGraphs(into: &page)
+            return
+        }
         guard let svg = content.graphSVG else {
             page.element("p", ["class": "note"], text: "No graph was rendered for this report.")
             page.raw("</section>\n")
@@ -208,6 +212,22 @@ struct HTMLReport {
                 "input", ["id": "graph-time", "type": "range", "min": "0", "max": last, "value": last, "step": "1"])
             page.element("output", ["id": "graph-time-label", "for": "graph-time"], text: "#\(last) (the end)")
             page.raw("</div>")
+        }
+        page.raw("</section>\n")
+    }
+
+    /// One still picture per process of a run (`<img>`, so nothing in them can run).
+    private func renderProcessGraphs(into page: inout HTMLBuilder) {
+        page.element(
+            "p", ["class": "note"],
+            text: "One graph per process, at its end (bind-trace graph TRACE draws one to explore). "
+                + "Each is embedded as an image, so nothing in it can run.")
+        for graph in content.processGraphs {
+            let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(graph.svg).utf8))
+            page.raw("<figure class=\"process-graph\">")
+            page.element("figcaption", text: graph.trace)
+            page.open("img", ["alt": "Graph of \(graph.trace)", "src": source])
+            page.raw("</figure>")
         }
         page.raw("</section>\n")
     }
