@@ -5,7 +5,7 @@ import Testing
 
 @testable import BindExport
 
-@Suite("bind-trace export: the Perfetto trace, decoded by protoc", .enabled(if: Protoc.isInstalled))
+@Suite("bind-trace export: the Perfetto trace, decoded by protoc")
 struct PerfettoExportTests {
     @Test("the file is protobuf that protoc decodes, one packet per descriptor and event")
     func wireFormat() throws {

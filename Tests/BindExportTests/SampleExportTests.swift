@@ -18,7 +18,9 @@ private let sample: URL? = {
     return nil
 }()
 
-@Suite("bind-trace export of the sign-in sample's recorded trace", .enabled(if: sample != nil && Protoc.isInstalled))
+@Suite(
+    "bind-trace export of the sign-in sample's recorded trace",
+    .enabled(if: sample != nil, "SignInSample is built next to the tests"))
 struct SampleExportTests {
     /// Runs the sample with BIND_TRACE (values recorded) and returns the trace's bytes.
     private func recordSample() throws -> [UInt8] {

@@ -4,9 +4,10 @@ import Testing
 /// Runs the real `protoc` (Debian's `protobuf-compiler`, installed by `make setup`) on an exported
 /// file: `--decode_raw` (the wire format alone) or `--decode` with the fields of Perfetto's schema
 /// the export writes (`perfetto_subset.proto`, field numbers from google/perfetto).
+///
+/// Required, not skipped when missing: a test that cannot see the file would prove nothing. Without
+/// it the tests fail with the line that installs it.
 enum Protoc {
-    static var isInstalled: Bool { executable != nil }
-
     static var executable: String? {
         ["/usr/bin/protoc", "/usr/local/bin/protoc", "/opt/homebrew/bin/protoc"].first {
             FileManager.default.isExecutableFile(atPath: $0)
