@@ -1,6 +1,8 @@
 # The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing.
 SWIFT ?= swift
 APT_PACKAGES := libgraphviz-dev graphviz pkg-config clang-format
+# Only for the tests of `bind-trace export`: they decode its Perfetto files with protoc.
+TEST_PACKAGES := protobuf-compiler
 # Only for the browser test of the HTML report (skipped with a message when missing).
 BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -12,7 +14,7 @@ TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 setup:
 	@missing=""; for package in $(APT_PACKAGES); do \
 	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
-	for package in $(BROWSER_PACKAGES); do \
+	for package in $(TEST_PACKAGES) $(BROWSER_PACKAGES); do \
 	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
@@ -77,11 +79,13 @@ demo: setup
 	.build-tracing/debug/bind-trace graph demo/signin.trace --include-released -o demo/graph.svg
 	.build-tracing/debug/bind-trace graph demo/signin.trace --include-released --format png -o demo/graph.png
 	.build-tracing/debug/bind-trace report demo/signin.trace --include-released -o demo/report --fail-on none
+	.build-tracing/debug/bind-trace export demo/signin.trace --format perfetto -o demo/signin.pftrace
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
 	@echo "Graph:     demo/graph.svg  (also demo/graph.png)"
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
+	@echo "Timeline:  demo/signin.pftrace  (open in https://ui.perfetto.dev)"
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup

@@ -56,11 +56,13 @@ let package = Package(
             dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]
         ),
         .target(name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
+        .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
             dependencies: [
-                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput",
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput", "BindExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,6 +114,11 @@ let package = Package(
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
+        .testTarget(
+            name: "BindExportTests",
+            dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],
+            // Read by `protoc --decode` in the tests, from the source tree.
+            exclude: ["Support/perfetto_subset.proto"]),
         .testTarget(
             name: "BindTraceToolTests",
             dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindOutput", "BindTraceTestSupport"]),

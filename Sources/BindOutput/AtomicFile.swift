@@ -137,13 +137,13 @@ package enum AtomicFile {
     }
 
     /// The directory part (ending in `/`, or empty) and the last component of `path`.
-    private static func split(_ path: String) -> (directory: String, name: String) {
+    static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
         return (String(path[...slash]), String(path[path.index(after: slash)...]))
     }
 
     /// Whether `path` (its link followed) exists and is neither a regular file nor a directory.
-    private static func isSpecialFile(_ path: String) -> Bool {
+    static func isSpecialFile(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         let kind = status.st_mode & S_IFMT
@@ -151,7 +151,7 @@ package enum AtomicFile {
     }
 
     /// The descriptor a path names, for the paths that mean "this process's descriptor N".
-    private static func processDescriptor(named path: String) -> Int32? {
+    static func processDescriptor(named path: String) -> Int32? {
         switch path {
         case "/dev/stdout": return 1
         case "/dev/stderr": return 2
@@ -198,11 +198,11 @@ package enum AtomicFile {
         rmdir(directory)
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
 /// Writes every byte, retrying short writes and interruptions; `false` on an error (see `errno`).
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     bytes.withUnsafeBytes { buffer in
         var written = 0
         while written < buffer.count {

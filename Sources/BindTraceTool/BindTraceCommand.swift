@@ -38,6 +38,7 @@ struct BindTraceCommand: ParsableCommand {
             SummaryCommand.self,
             GraphCommand.self,
             ReportCommand.self,
+            ExportCommand.self,
         ]
     )
 

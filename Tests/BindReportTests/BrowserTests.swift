@@ -23,13 +23,73 @@ struct BrowserTests {
 
         #expect(run.output.contains("data-script=\"ran\""), "the inline script did not run")
         #expect(run.output.contains("6 of 6 rows shown"), "the event filter did not initialise")
-        #expect(run.output.contains("id=\"graph-viewport\" data-scale="), "the graph viewer did not initialise")
+        #expect(
+            run.output.contains(#/id="graph-viewport"[^>]* data-scale=/#), "the graph viewer did not initialise")
+        #expect(run.output.contains("3 of 3 findings shown"), "the finding search did not initialise")
         #expect(run.output.components(separatedBy: "<article class=\"finding").count - 1 == 3)
         #expect(run.output.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         let violations = run.log.split(separator: "\n").filter {
             $0.contains("Content Security Policy") || $0.contains("Refused to")
         }
         #expect(violations.isEmpty, "\(violations)")
+    }
+
+    @Test("a finding selected by its address outlines its Output in the graph, hostile labels still inert")
+    func selectedFinding() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        try ReportWriter.write(content, to: directory)
+
+        // Finding 2 (the feedback cycle) is about Output 3; finding 1 about none.
+        let selected = try Browser.run(["--dump-dom", "file://\(directory)/index.html#finding-2"])
+        let unselected = try Browser.run(["--dump-dom", "file://\(directory)/index.html"])
+
+        #expect(selected.output.contains("data-script=\"ran\""))
+        #expect(selected.output.contains("data-highlighted=\"1\""))
+        #expect(selected.output.contains("class=\"node-box highlighted\" data-node=\"o3\""))
+        #expect(selected.output.contains("class=\"finding error selected\""))
+        #expect(unselected.output.contains("data-highlighted=\"0\""))
+        #expect(!unselected.output.contains("highlighted\" data-node"))
+        #expect(selected.output.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        let violations = selected.log.split(separator: "\n").filter {
+            $0.contains("Content Security Policy") || $0.contains("Refused to")
+        }
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
+    @Test("the time slider set by the address covers an Output released before that event, and only then")
+    func timeSlider() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        content.outputLifetimes = [3: OutputLifetime(created: 2, released: 4)]
+        content.lastEvent = 6
+        try ReportWriter.write(content, to: directory)
+
+        let alive = try Browser.run(["--dump-dom", "file://\(directory)/index.html#at-3"])
+        let released = try Browser.run(["--dump-dom", "file://\(directory)/index.html#at-5"])
+
+        #expect(alive.output.contains("data-gone=\"0\""))
+        #expect(alive.output.contains("#3</output>"))
+        #expect(released.output.contains("data-gone=\"1\""))
+        #expect(released.output.contains("class=\"node-box gone\" data-node=\"o3\""))
+        #expect(released.output.contains("#5</output>"))
+    }
+
+    @Test("a node picked by the address lists the findings about its Output, as links")
+    func pickedNode() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var content = Fixtures.hostileContent()
+        content.graphSVG = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
+        try ReportWriter.write(content, to: directory)
+
+        let run = try Browser.run(["--dump-dom", "file://\(directory)/index.html#node-o3"])
+
+        #expect(run.output.contains("class=\"node-box picked\" data-node=\"o3\""))
+        #expect(run.output.contains("data-findings=\"1\""))
+        #expect(run.output.contains("<a href=\"#finding-2\">feedback-cycle App/Cell.swift:42</a>"))
+        #expect(run.output.contains("Output #3: 1 finding"))
     }
 
     @Test("a screenshot can be taken (saved to $BIND_REPORT_SCREENSHOT when set)")

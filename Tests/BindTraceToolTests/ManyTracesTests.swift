@@ -165,6 +165,10 @@ struct ManyTracesTests {
         let html = String(decoding: try out.contents("report/index.html"), as: UTF8.self)
         #expect(html.contains("2 processes"))
         #expect(html.contains("Seen in 1 trace: x-1.trace"))
+        // Each process's graph, as a picture under its trace's name.
+        #expect(html.components(separatedBy: "<figure class=\"process-graph\">").count == 3)
+        #expect(html.contains("<figcaption>x-1.trace</figcaption>"))
+        #expect(report.standardError.contains("2 of 2 processes' graphs"))
     }
 
     @Test("dump and replay take several traces and keep each event attributable; graph and replay --at take one")

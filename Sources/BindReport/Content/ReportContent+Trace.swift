@@ -24,8 +24,10 @@ package struct TraceReportOptions: Sendable {
     /// created, so this is for small traces.
     package var includesReleasedOutputs: Bool
     /// Draw the graph and read the trace a second time for the timeline and the event table. Off for
-    /// one trace among many (the report of a whole run shows findings and figures only).
+    /// one trace among many (the report of a whole run shows findings, figures and a graph per process).
     package var includesDetails = true
+    /// Draw the graph even without the details (the report of a whole run draws one per process).
+    package var includesGraph = false
 
     package init(
         analysis: AnalysisOptions = AnalysisOptions(), graph: TraceGraphBuilder = TraceGraphBuilder(),
@@ -84,12 +86,24 @@ extension ReportContent {
         let first = try ReplayPass.read(path, options: options, observer: observer)
         var content = ReportContent(
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
-        let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
+        let picture =
+            options.includesDetails || options.includesGraph
+            ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
+        if picture.svg != nil {
+            for output in first.state.outputs {
+                content.outputLifetimes[output.id] = OutputLifetime(
+                    created: output.createdAt, released: output.releasedAt)
+            }
+            content.lastEvent = first.summary.events
+        }
         if options.includesDetails {
-            let details = try DetailPass.read(path, rows: first.timelineRows, options: options, observer: observer)
+            let details = try DetailPass.read(
+                path, rows: first.timelineRows, findingEvents: Set(first.findings.map(\.event).filter { $0 != 0 }),
+                options: options, observer: observer)
             content.timeline = details.timeline
             content.events = details.events
+            content.findingEvents = details.findingEvents
         }
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
@@ -169,15 +183,23 @@ extension ReportContent {
         return picture
     }
 
-    /// Pass 2: the chosen Outputs' updates and the sampled event table.
+    /// Pass 2: the chosen Outputs' updates, the sampled event table, and the findings' events with
+    /// their direct causes.
     private struct DetailPass {
         var timeline: [TimelineRow]
         var events: EventTable
+        var findingEvents: [UInt64: EventContext]
+
+        /// How many recent events' lines are kept to tell a finding's cause (a cause is a delivery
+        /// still running, so usually recent; an older one is named by its number only).
+        static var recentLines: Int { 4096 }
 
         static func read(
-            _ path: String, rows chosen: [TimelineCandidates.Candidate], options: TraceReportOptions,
-            observer: TraceReadObserver?
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], findingEvents wanted: Set<UInt64>,
+            options: TraceReportOptions, observer: TraceReadObserver?
         ) throws(TraceReadError) -> DetailPass {
+            var contexts: [UInt64: EventContext] = [:]
+            var recent = [(sequence: UInt64, text: String)](repeating: (0, ""), count: recentLines)
             let reader = try TraceReader(path: path)
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
@@ -192,14 +214,24 @@ extension ReportContent {
                 default:
                     break
                 }
+                let line = narrator.tell(event)
                 table.add(
                     EventRow(
                         sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
-                        description: narrator.tell(event).text))
+                        description: line.text))
+                if wanted.contains(event.sequence) {
+                    let cause = event.kind.cause?.event
+                    let slot = cause.map { recent[Int($0 % UInt64(recentLines))] }
+                    contexts[event.sequence] = EventContext(
+                        event: event.sequence, text: line.text, via: line.via, cause: cause,
+                        causeText: slot.flatMap { $0.sequence == cause ? $0.text : nil })
+                }
+                recent[Int(event.sequence % UInt64(recentLines))] = (event.sequence, line.text)
                 count += 1
                 observer?(2, reader, count)
             }
-            return DetailPass(timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table)
+            return DetailPass(
+                timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts)
         }
     }
 

@@ -34,6 +34,17 @@ import BindAnalysis
     public var baselinedFingerprints: Set<String> = []
     /// Whether a baseline was given (SARIF then marks every other finding "new").
     public var hasBaseline = false
+    /// When each Output in the graph lived, by trace id: the page's time slider redraws the graph
+    /// as it stood after any event (the Outputs `bind-trace graph --at` would draw). Empty: no slider.
+    public var outputLifetimes: [UInt64: OutputLifetime] = [:]
+    /// The last event of the trace: the slider's end.
+    public var lastEvent: UInt64 = 0
+    /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as
+    /// still pictures where a single trace's report has its one interactive graph.
+    public var processGraphs: [ProcessGraph] = []
+    /// What happened at each finding's event and what directly caused it, by event number (until
+    /// `why` can tell the whole chain).
+    public var findingEvents: [UInt64: EventContext] = [:]
 
     /// Whether `finding` is accepted by the baseline.
     public func isBaselined(_ finding: Finding) -> Bool {
@@ -51,6 +62,52 @@ import BindAnalysis
         self.graphSVG = graphSVG
         self.timeline = timeline
         self.events = events
+    }
+}
+
+/// The events an Output was created and released at (sequence numbers); `released` is `nil` for
+/// one alive at the end. It is alive right after event *s* when `created ≤ s` and `released > s`.
+@_spi(Harness) public struct OutputLifetime: Hashable, Sendable {
+    public var created: UInt64
+    public var released: UInt64?
+
+    public init(created: UInt64, released: UInt64? = nil) {
+        self.created = created
+        self.released = released
+    }
+}
+
+/// The graph of one process of a run, for the report of several traces.
+@_spi(Harness) public struct ProcessGraph: Hashable, Sendable {
+    /// The trace's file name.
+    public var trace: String
+    public var svg: String
+
+    public init(trace: String, svg: String) {
+        self.trace = trace
+        self.svg = svg
+    }
+}
+
+/// One event told in a line, with the event that directly caused it (the delivery whose closure
+/// made it), as `bind-trace replay` tells them.
+@_spi(Harness) public struct EventContext: Hashable, Sendable {
+    public var event: UInt64
+    /// `update 'email' (String) = "ada"`.
+    public var text: String
+    /// `via subscription 3 bound at App/View.swift:20`, when a closure caused it.
+    public var via: String?
+    /// The update, fire or bind that was delivering to that closure.
+    public var cause: UInt64?
+    /// That event told in a line, when it was still known (recent enough) when this one was read.
+    public var causeText: String?
+
+    public init(event: UInt64, text: String, via: String? = nil, cause: UInt64? = nil, causeText: String? = nil) {
+        self.event = event
+        self.text = text
+        self.via = via
+        self.cause = cause
+        self.causeText = causeText
     }
 }
 

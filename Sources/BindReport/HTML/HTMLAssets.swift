@@ -53,6 +53,30 @@ enum HTMLAssets {
         #graph-viewport.dragging { cursor: grabbing; }
         #graph-image { position: absolute; left: 0; top: 0; transform-origin: 0 0; max-width: none;
           user-select: none; -webkit-user-drag: none; }
+        #graph-overlay { position: absolute; left: 0; top: 0; transform-origin: 0 0; pointer-events: none; }
+        .node-box { position: absolute; box-sizing: border-box; border-radius: 8px; }
+        .node-box.highlighted { border: 4px solid #ff9800; box-shadow: 0 0 0 4px rgba(255, 152, 0, 0.35); }
+        .node-box.gone { background: rgba(246, 247, 250, 0.92); }
+        .node-box.picked { border: 4px solid var(--accent); }
+        .node-panel { margin-top: 8px; padding: 8px 12px; border: 1px solid var(--line); border-radius: 6px; }
+        .node-panel a { display: block; }
+        .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
+        .graph-time input { flex: 1; }
+        .finding .cause { margin: 4px 0; padding-left: 20px; font-size: 13px; overflow-wrap: anywhere; }
+        .process-graph { margin: 0 0 16px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
+        .process-graph figcaption { font-weight: 600; padding: 6px 10px; border-bottom: 1px solid var(--line); }
+        .process-graph img { display: block; max-width: 100%; height: auto; }
+        .finding { cursor: pointer; }
+        #graph-viewport:focus-visible, .finding:focus-visible { outline: 3px solid var(--accent); }
+        @media (max-width: 700px) {
+          nav { padding: 0 12px; gap: 12px; overflow-x: auto; }
+          main { padding: 12px 8px 32px; }
+          section { padding: 12px; }
+          #graph-viewport { height: 360px; }
+          input[type=search] { min-width: 0; width: 100%; }
+          .timeline td.name { width: 96px; }
+        }
+        .finding.selected { outline: 3px solid #ff9800; outline-offset: 2px; }
         .timeline { width: 100%; border-collapse: collapse; }
         .timeline td { padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: middle; }
         .timeline .name { width: 240px; overflow-wrap: anywhere; }
@@ -87,13 +111,33 @@ enum HTMLAssets {
           "use strict";
           var viewport = document.getElementById("graph-viewport");
           var image = document.getElementById("graph-image");
+          var overlay = document.getElementById("graph-overlay");
+          var boxes = overlay ? Array.prototype.slice.call(overlay.querySelectorAll(".node-box")) : [];
           if (viewport && image) {
-            var scale = 1, x = 0, y = 0, drag = null;
+            var scale = 1, x = 0, y = 0, drag = null, moved = false;
             var apply = function () {
               image.style.transform = "translate(" + x + "px," + y + "px) scale(" + scale + ")";
+              if (overlay) { overlay.style.transform = image.style.transform; }
               viewport.setAttribute("data-scale", scale.toFixed(3));
             };
+            // The boxes are in the SVG's viewBox units; the image's natural size says what one is in pixels.
+            var placeBoxes = function () {
+              if (!overlay) { return; }
+              var width = image.naturalWidth || image.width || 0;
+              var units = Number(overlay.getAttribute("data-view-width")) || 1;
+              var factor = width / units;
+              overlay.style.width = width + "px";
+              overlay.style.height = (image.naturalHeight || image.height || 0) + "px";
+              boxes.forEach(function (box) {
+                var place = box.getAttribute("data-box").split(" ").map(Number);
+                box.style.left = (place[0] * factor) + "px";
+                box.style.top = (place[1] * factor) + "px";
+                box.style.width = (place[2] * factor) + "px";
+                box.style.height = (place[3] * factor) + "px";
+              });
+            };
             var reset = function () {
+              placeBoxes();
               var width = image.naturalWidth || image.width || 1, height = image.naturalHeight || image.height || 1;
               scale = Math.min(1, (viewport.clientWidth - 16) / width, (viewport.clientHeight - 16) / height);
               x = (viewport.clientWidth - width * scale) / 2;
@@ -114,12 +158,14 @@ enum HTMLAssets {
               zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
             }, { passive: false });
             viewport.addEventListener("pointerdown", function (event) {
-              drag = { x: event.clientX - x, y: event.clientY - y };
+              drag = { x: event.clientX - x, y: event.clientY - y, startX: event.clientX, startY: event.clientY };
+              moved = false;
               viewport.setPointerCapture(event.pointerId);
               viewport.classList.add("dragging");
             });
             viewport.addEventListener("pointermove", function (event) {
               if (!drag) { return; }
+              if (Math.abs(event.clientX - drag.startX) + Math.abs(event.clientY - drag.startY) > 4) { moved = true; }
               x = event.clientX - drag.x;
               y = event.clientY - drag.y;
               apply();
@@ -130,7 +176,30 @@ enum HTMLAssets {
             document.getElementById("graph-zoom-in").addEventListener("click", function () { zoomCenter(1.25); });
             document.getElementById("graph-zoom-out").addEventListener("click", function () { zoomCenter(0.8); });
             document.getElementById("graph-reset").addEventListener("click", reset);
+            viewport.addEventListener("keydown", function (event) {
+              var step = 40;
+              if (event.key === "+" || event.key === "=") { zoomCenter(1.25); }
+              else if (event.key === "-") { zoomCenter(0.8); }
+              else if (event.key === "0") { reset(); }
+              else if (event.key === "ArrowLeft") { x += step; apply(); }
+              else if (event.key === "ArrowRight") { x -= step; apply(); }
+              else if (event.key === "ArrowUp") { y += step; apply(); }
+              else if (event.key === "ArrowDown") { y -= step; apply(); }
+              else { return; }
+              event.preventDefault();
+            });
             if (image.complete) { reset(); } else { image.addEventListener("load", reset); }
+            // A click (not a drag) on an Output's node lists its findings.
+            viewport.addEventListener("click", function (event) {
+              if (moved) { return; }
+              var hit = null;
+              boxes.forEach(function (box) {
+                var r = box.getBoundingClientRect();
+                if (event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top &&
+                    event.clientY <= r.bottom) { hit = box; }
+              });
+              if (hit) { pick(hit); }
+            });
           }
 
           var filter = document.getElementById("event-filter");
@@ -156,7 +225,118 @@ enum HTMLAssets {
             kind.addEventListener("change", update);
             update();
           }
+          // Searching findings by label or site: those whose text does not contain the query are hidden.
+          var findingFilter = document.getElementById("finding-filter");
+          var findingStatus = document.getElementById("finding-status");
+          if (findingFilter && findingStatus) {
+            var articles = Array.prototype.slice.call(document.querySelectorAll("article.finding"));
+            var findingTexts = articles.map(function (article) { return article.textContent.toLowerCase(); });
+            var search = function () {
+              var query = findingFilter.value.trim().toLowerCase(), shown = 0;
+              articles.forEach(function (article, index) {
+                var match = !query || findingTexts[index].indexOf(query) >= 0;
+                article.hidden = !match;
+                if (match) { shown += 1; }
+              });
+              findingStatus.textContent = shown + " of " + articles.length + " findings shown";
+            };
+            findingFilter.addEventListener("input", search);
+            search();
+          }
+
+          // A picked node: outlined, and the findings about its Output listed as links under the graph.
+          var panel = document.getElementById("node-panel");
+          var pick = function (box) {
+            if (!panel) { return; }
+            boxes.forEach(function (other) { other.classList.toggle("picked", other === box); });
+            while (panel.firstChild) { panel.removeChild(panel.firstChild); }
+            var id = box.getAttribute("data-node").slice(1);
+            var about = document.querySelectorAll("article.finding[data-outputs]");
+            var links = 0;
+            Array.prototype.forEach.call(about, function (article) {
+              if (article.getAttribute("data-outputs").split(" ").indexOf(id) < 0) { return; }
+              var link = document.createElement("a");
+              link.href = "#" + article.id;
+              var kind = article.querySelector(".kind"), site = article.querySelector(".site");
+              link.textContent = (kind ? kind.textContent : "finding") + " " + (site ? site.textContent : "");
+              panel.appendChild(link);
+              links += 1;
+            });
+            var heading = document.createElement("div");
+            heading.textContent = "Output #" + id + ": " + (links === 1 ? "1 finding" : links + " findings");
+            panel.insertBefore(heading, panel.firstChild);
+            panel.setAttribute("data-findings", String(links));
+            panel.hidden = false;
+          };
+
+          // Selecting a finding outlines its Outputs' nodes (a collapsed group by its first member).
+          var findings = Array.prototype.slice.call(document.querySelectorAll("article.finding[data-outputs]"));
+          var select = function (article) {
+            var wanted = {};
+            findings.forEach(function (other) { other.classList.toggle("selected", other === article); });
+            (article ? article.getAttribute("data-outputs").split(" ") : []).forEach(function (id) {
+              if (id) { wanted["o" + id] = true; wanted["g" + id] = true; }
+            });
+            var count = 0;
+            boxes.forEach(function (box) {
+              var on = wanted[box.getAttribute("data-node")] === true;
+              box.classList.toggle("highlighted", on);
+              if (on) { count += 1; }
+            });
+            if (overlay) { overlay.setAttribute("data-highlighted", String(count)); }
+          };
+          findings.forEach(function (article) {
+            article.addEventListener("click", function () {
+              select(article);
+              if (viewport && boxes.length) { viewport.scrollIntoView({ block: "nearest" }); }
+            });
+            article.addEventListener("keydown", function (event) {
+              if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(article); }
+            });
+          });
+          // The time slider: an Output's node is covered while it was not alive after the chosen event
+          // (created at or before it, released after it), as `bind-trace graph --at` would leave it out.
+          var slider = document.getElementById("graph-time");
+          var sliderLabel = document.getElementById("graph-time-label");
+          var showAt = function (at) {
+            if (!slider) { return; }
+            slider.value = String(at);
+            var gone = 0;
+            boxes.forEach(function (box) {
+              var life = (box.getAttribute("data-life") || "").split(" ");
+              if (life.length < 2) { return; }
+              var created = Number(life[0]), released = life[1] === "" ? Infinity : Number(life[1]);
+              var alive = created <= at && released > at;
+              box.classList.toggle("gone", !alive);
+              if (!alive) { gone += 1; }
+            });
+            if (overlay) { overlay.setAttribute("data-gone", String(gone)); }
+            if (sliderLabel) {
+              sliderLabel.textContent = "#" + at + (String(at) === slider.max ? " (the end)" : "");
+            }
+          };
+          if (slider) { slider.addEventListener("input", function () { showAt(Number(slider.value)); }); }
+          var fromAddress = function () {
+            var match = /^#finding-([0-9]+)$/.exec(window.location.hash);
+            if (match) { select(document.getElementById("finding-" + match[1])); }
+            var at = /^#at-([0-9]+)$/.exec(window.location.hash);
+            if (at && slider) { showAt(Math.min(Number(at[1]), Number(slider.max))); }
+            var node = /^#node-([og][0-9]+)$/.exec(window.location.hash);
+            if (node) {
+              boxes.forEach(function (box) { if (box.getAttribute("data-node") === node[1]) { pick(box); } });
+            }
+          };
+          window.addEventListener("hashchange", fromAddress);
+          fromAddress();
           document.body.setAttribute("data-script", "ran");
+          // For measuring the page (BENCHMARKS.md): when its script had run, and its first paint.
+          document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
+          window.requestAnimationFrame(function () {
+            window.setTimeout(function () {
+              var paint = performance.getEntriesByName("first-contentful-paint")[0];
+              if (paint) { document.body.setAttribute("data-first-paint-ms", String(Math.round(paint.startTime))); }
+            }, 0);
+          });
         })();
 
         """

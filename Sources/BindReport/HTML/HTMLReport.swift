@@ -45,6 +45,12 @@ struct HTMLReport {
         return page.output
     }
 
+    /// A coordinate as the page's script reads it: at most two decimals.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite, value.magnitude < 1e12 else { return "0" }
+        return String((value * 100).rounded() / 100)
+    }
+
     // MARK: - Sections
 
     private func renderSummary(into page: inout HTMLBuilder) {
@@ -81,6 +87,13 @@ struct HTMLReport {
                 text: "No leaked subscriptions or Outputs, duplicate bindings, dangling binders or cycles were found.")
         }
         let shown = content.findings.prefix(limits.maxFindings)
+        if shown.count > 1 {
+            page.raw(
+                "<div class=\"controls\"><input id=\"finding-filter\" type=\"search\" "
+                    + "placeholder=\"Search findings (label, File.swift:42)\" aria-label=\"Search findings\">")
+            page.element("span", ["id": "finding-status", "class": "note"], text: "\(shown.count) findings")
+            page.raw("</div>")
+        }
         if shown.count < content.findings.count {
             page.element(
                 "p", ["class": "note"],
@@ -90,13 +103,20 @@ struct HTMLReport {
         }
         for (index, finding) in shown.enumerated() {
             let severity = finding.severity.rawValue
-            page.open("article", ["class": "finding \(severity)", "data-kind": finding.kind.rawValue])
+            // Selecting it (click, Enter, or #finding-N in the address) highlights its Outputs in the graph.
+            page.open(
+                "article",
+                [
+                    "class": "finding \(severity)", "data-kind": finding.kind.rawValue, "id": "finding-\(index + 1)",
+                    "tabindex": "0", "data-outputs": finding.outputs.map(String.init).joined(separator: " "),
+                ])
             page.raw("<div class=\"head\">")
             page.element("span", ["class": "verdict \(severity)"], text: severity)
             page.element("span", ["class": "kind mono"], text: finding.kind.rawValue)
             page.element("code", ["class": "site"], text: finding.site?.description ?? "(no source site recorded)")
             page.raw("</div>")
             page.element("div", ["class": "message"], text: finding.message)
+            if let context = content.findingEvents[finding.event] { renderCause(context, into: &page) }
             if !finding.related.isEmpty {
                 page.raw("<ul class=\"related\">")
                 for related in finding.related {
@@ -127,8 +147,26 @@ struct HTMLReport {
         page.raw("</section>\n")
     }
 
+    /// `At event #12: update 'email' (String) = "ada" ← via …` and the event that caused it.
+    private func renderCause(_ context: EventContext, into page: inout HTMLBuilder) {
+        page.raw("<ul class=\"cause\"><li>")
+        page.text("At event #\(context.event): \(context.text)")
+        if let via = context.via { page.text(" ← \(via)") }
+        page.raw("</li>")
+        if let cause = context.cause {
+            page.raw("<li>")
+            page.text("caused by event #\(cause)" + (context.causeText.map { ": \($0)" } ?? ""))
+            page.raw("</li>")
+        }
+        page.raw("</ul>")
+    }
+
     private func renderGraph(into page: inout HTMLBuilder) {
         page.raw("<section id=\"graph\"><h2>Graph</h2>")
+        if content.graphSVG == nil && !content.processGraphs.isEmpty {
+            renderProcessGraphs(into: &page)
+            return
+        }
         guard let svg = content.graphSVG else {
             page.element("p", ["class": "note"], text: "No graph was rendered for this report.")
             page.raw("</section>\n")
@@ -136,18 +174,66 @@ struct HTMLReport {
         }
         page.element(
             "p", ["class": "note"],
-            text: "Scroll to zoom, drag to pan. The graph is embedded as an image, so nothing in it can run.")
+            text: "Scroll to zoom, drag to pan. Select a finding to outline its Outputs here; click an Output "
+                + "to list its findings. The graph is embedded as an image, so nothing in it can run.")
         page.raw(
             "<div class=\"graph-tools\"><button id=\"graph-zoom-in\" type=\"button\">Zoom in</button>"
                 + "<button id=\"graph-zoom-out\" type=\"button\">Zoom out</button>"
                 + "<button id=\"graph-reset\" type=\"button\">Reset</button></div>")
         // An SVG shown through <img> never runs script or loads anything, whatever Graphviz put in it.
-        let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(svg).utf8))
-        page.raw("<div id=\"graph-viewport\">")
+        let cleaned = SVGCleaner.clean(svg)
+        let source = "data:image/svg+xml;base64," + Base64.encode(Array(cleaned.utf8))
+        // Focusable: + and - zoom, the arrows pan, 0 fits (the buttons do the same).
+        page.raw("<div id=\"graph-viewport\" tabindex=\"0\" aria-label=\"Graph: + and - zoom, arrows pan, 0 fits\">")
         page.open(
             "img",
             ["id": "graph-image", "alt": "Graph of Outputs and subscriptions", "src": source, "draggable": "false"])
-        page.raw("</div></section>\n")
+        // Highlights are drawn over the image: boxes at the nodes' places (numbers and our node ids only).
+        let layout = GraphNodeBoxes(svg: cleaned)
+        page.open(
+            "div",
+            [
+                "id": "graph-overlay", "data-view-width": Self.number(layout.viewWidth),
+                "data-view-height": Self.number(layout.viewHeight), "data-highlighted": "0",
+            ])
+        for box in layout.boxes {
+            let place = [box.x, box.y, box.width, box.height].map(Self.number).joined(separator: " ")
+            // A collapsed group ("g12") lives as its first member does.
+            let life = UInt64(box.node.dropFirst()).flatMap { content.outputLifetimes[$0] }.map {
+                "\($0.created) " + ($0.released.map(String.init) ?? "")
+            }
+            page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place, "data-life": life])
+            page.raw("</div>")
+        }
+        page.raw("</div></div>")
+        // Filled by the script when a node is clicked: the findings about it, as links.
+        page.raw("<div id=\"node-panel\" class=\"node-panel\" hidden></div>")
+        if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
+            // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
+            let last = String(content.lastEvent)
+            page.raw("<div class=\"graph-time\"><label for=\"graph-time\">Alive after event</label>")
+            page.open(
+                "input", ["id": "graph-time", "type": "range", "min": "0", "max": last, "value": last, "step": "1"])
+            page.element("output", ["id": "graph-time-label", "for": "graph-time"], text: "#\(last) (the end)")
+            page.raw("</div>")
+        }
+        page.raw("</section>\n")
+    }
+
+    /// One still picture per process of a run (`<img>`, so nothing in them can run).
+    private func renderProcessGraphs(into page: inout HTMLBuilder) {
+        page.element(
+            "p", ["class": "note"],
+            text: "One graph per process, at its end (bind-trace graph TRACE draws one to explore). "
+                + "Each is embedded as an image, so nothing in it can run.")
+        for graph in content.processGraphs {
+            let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(graph.svg).utf8))
+            page.raw("<figure class=\"process-graph\">")
+            page.element("figcaption", text: graph.trace)
+            page.open("img", ["alt": "Graph of \(graph.trace)", "src": source])
+            page.raw("</figure>")
+        }
+        page.raw("</section>\n")
     }
 
     private func renderTimeline(into page: inout HTMLBuilder) {

@@ -64,7 +64,9 @@ struct ReportCommand: ParsableCommand {
         let baseline = try baselineOptions.read()
         var reports: [(path: String, report: TraceReport)] = []
         for input in inputs {
-            guard let report = try read(input, details: inputs.count == 1) else { continue }
+            // Of a run, the first processes' graphs are drawn too (each a Graphviz layout).
+            let graph = inputs.count > 1 && reports.count < Self.maximumProcessGraphs
+            guard let report = try read(input, details: inputs.count == 1, graph: graph) else { continue }
             reports.append((input.path, report))
         }
         guard !reports.isEmpty else {
@@ -97,7 +99,7 @@ struct ReportCommand: ParsableCommand {
         let subject = reports.count == 1 ? reports[0].path : "\(reports.count) traces"
         let graph =
             reports.count > 1
-            ? "no graph: one per process with bind-trace graph"
+            ? "\(content.processGraphs.count) of \(reports.count) processes' graphs"
             : reports[0].report.graphNote.map { "graph \($0)" }
                 ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
         StandardError.write("bind-trace: \(subject): report with \(count)\(known) → \(output)/index.html (\(graph))")
@@ -107,7 +109,10 @@ struct ReportCommand: ParsableCommand {
     }
 
     /// Reads one trace into a report; `nil` for a file found by a pattern that is not a trace.
-    private func read(_ input: TraceInputs.Input, details: Bool) throws -> TraceReport? {
+    /// A report of a run draws at most this many processes' graphs.
+    static let maximumProcessGraphs = 8
+
+    private func read(_ input: TraceInputs.Input, details: Bool, graph: Bool = false) throws -> TraceReport? {
         var options = TraceReportOptions(
             analysis: judging.options(),
             graph: graphOptions.builder(), graphLayout: graphOptions.layout.graphLayout,
@@ -115,6 +120,7 @@ struct ReportCommand: ParsableCommand {
         options.title = "Bind trace: \(GraphCommand.fileName(input.path))"
         options.includesReleasedOutputs = includeReleased
         options.includesDetails = details
+        options.includesGraph = graph
         let progress = ProgressLine(path: input.path, mode: traces.progress, passes: details ? 2 : 1)
         defer { progress.finish() }
         let report: TraceReport
@@ -150,8 +156,9 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    /// One report for the traces of a whole run: figures summed, one row per trace; no graph, timeline
-    /// or event table (those are per process: `bind-trace graph`, `bind-trace replay`).
+    /// One report for the traces of a whole run: figures summed, one row per trace, the first
+    /// processes' graphs as pictures; no timeline or event table (those are per process:
+    /// `bind-trace replay`).
     private static func merged(_ reports: [(path: String, report: TraceReport)]) -> ReportContent {
         var content = ReportContent(
             title: "Bind traces: \(reports.count) processes", traceFile: reports.map(\.path).joined(separator: ", "))
@@ -162,6 +169,9 @@ struct ReportCommand: ParsableCommand {
             .init(label: "events", value: NumberText.grouped(events)),
         ]
         if incomplete > 0 { content.summary.append(.init(label: "traces not read whole", value: "\(incomplete)")) }
+        content.processGraphs = reports.compactMap { path, report in
+            report.content.graphSVG.map { ProcessGraph(trace: GraphCommand.fileName(path), svg: $0) }
+        }
         for (path, report) in reports {
             let name = GraphCommand.fileName(path)
             let findings = report.content.findings.count
