@@ -4,7 +4,7 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 @Suite("index.html: each finding's event and its direct cause")
 struct FindingCauseTests {

@@ -4,7 +4,7 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
-@testable import BindReport
+@_spi(Harness) @testable import BindReport
 
 /// The fixture's graph with its first node named as the graph names Output 3's node.
 private let graphWithOutput3 = Fixtures.svg.replacingOccurrences(of: "<title>email</title>", with: "<title>o3</title>")
