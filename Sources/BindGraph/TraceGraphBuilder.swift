@@ -272,7 +272,7 @@ public struct TraceGraphBuilder: Sendable {
             borderColor: look.border, tooltip: outputTooltip(members, marks: marks),
             cluster: clusterKey(first.site, clustering),
             faded: first.isReleased)
-        if kinds.contains(.leakedOutput) || kinds.contains(.feedbackCycle) || kinds.contains(.structuralCycle) {
+        if kinds.contains(.leakedOutput) || kinds.contains(.retainCycle) || kinds.contains(.feedbackCycle) || kinds.contains(.structuralCycle) {
             node.fillColor = TraceGraphStyle.findingFill
             node.borderColor = TraceGraphStyle.findingBorder
             node.style.insert(.bold)
@@ -427,6 +427,7 @@ public struct TraceGraphBuilder: Sendable {
         switch kind {
         case .leakedSubscription: "leaked subscription"
         case .leakedOutput: "leaked Output"
+        case .retainCycle: "retain cycle"
         case .duplicateBinding: "duplicate binding"
         case .danglingBinder: "dangling binder"
         case .feedbackCycle: "feedback loop"

@@ -83,9 +83,12 @@ struct LeakFinder {
         let groups = LeakedGroups(leaked: leakedOutputs(), replay: replay)
         let reported = reportedRoots(groups)
         var findings: [Finding] = []
-        if replay.options.kinds.contains(.leakedOutput) {
-            findings += outputFindings(
+        if replay.options.kinds.contains(.leakedOutput) || replay.options.kinds.contains(.retainCycle) {
+            let alive = outputFindings(
                 leaked: groups.leaked, members: groups.members, reported: reported, together: groups.leakedTogether)
+            // One line, one finding: a line that also left Outputs alive at the end is reported once.
+            let sites = Set(alive.map(\.site))
+            findings += alive + mergedBySite(replay.lateOutputLeaks.map(lateOutputFinding).filter { !sites.contains($0.site) })
         }
         if replay.options.kinds.contains(.leakedSubscription) {
             findings += subscriptionFindings(outside: groups, reported: reported)
@@ -188,12 +191,15 @@ struct LeakFinder {
         var findings: [Finding] = []
         for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
             if let rootID = groups.rootOfOutput[subscription.output], reported[rootID] != nil { continue }
-            guard !isReportedElsewhere(subscription), isAbandoned(subscription),
+            guard !isReportedElsewhere(subscription), isAbandoned(subscription), !subscription.diesWithItsOutput,
                 let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
             else { continue }
             findings.append(subscriptionFinding(subscription, reason: why))
         }
+        // A binding to a derived Output reported as leaked is listed in that Output's finding.
+        let lateOutputs = Set(replay.lateOutputLeaks.map { ObjectIdentifier($0.node) })
         for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
+            if let output = late.node.outputNode, lateOutputs.contains(ObjectIdentifier(output)) { continue }
             findings.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
         }
         return mergedBySite(findings)
@@ -291,7 +297,9 @@ struct LeakFinder {
         }
         let closureSites = Set(closures.map(\.site))
         let isExit = if case .exit = reason { true } else { false }
-        let culprit = closureSites.count == 1 && !isExit ? closures.first : nil
+        // The trace cannot see captures: with closures from several lines, the first bound is named
+        // and the others are listed to check (docs/analysis.md).
+        let culprit = isExit ? nil : closures.first
         let names = outputs.prefix(4).map(\.narrated).joined(separator: ", ") + (outputs.count > 4 ? ", …" : "")
         var message: String
         if outputs.count == 1 {
@@ -305,16 +313,16 @@ struct LeakFinder {
             message +=
                 ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
-                + " strongly (use [weak self], or unbind it when the owner goes away)"
-            related += outputs.map {
-                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+                + " strongly (a method reference, self without [weak self], a Relay bound back to its owner): "
+                + "capture weakly, or unbind it when the owner goes away"
+            if closureSites.count > 1 {
+                message +=
+                    "; \(Narrator.count(UInt64(closureSites.count - 1), "other line")) also bind closures that "
+                    + "can hold the owner: check them too"
             }
-        } else if !closures.isEmpty && !isExit {
-            message +=
-                ": a closure bound to them keeps their owner alive (a retain cycle); look for one that captures its "
-                + "owner strongly"
-            related += outputs.dropFirst().map {
-                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            related += outputs.map {
+                Finding.Related(
+                    site: $0.site, note: "\($0.narrated) is created here, with the owner the closure keeps alive")
             }
         } else {
             message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
@@ -324,15 +332,35 @@ struct LeakFinder {
         }
         for subscription in subscriptions where subscription !== culprit {
             let note =
-                subscription.target == nil && culprit == nil && !isExit
+                closures.contains(where: { $0 === subscription }) && subscription.site != culprit?.site
                 ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)"
                 : "still bound to \(subscription.outputName) here"
             related.append(Finding.Related(site: subscription.site, note: note))
         }
         related += scopeNote(reason)
         return Finding(
-            kind: .leakedOutput, message: message, site: culprit?.site ?? outputs[0].site, related: related,
-            outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+            kind: culprit == nil ? .leakedOutput : .retainCycle, message: message, site: culprit?.site ?? outputs[0].site,
+            related: related, outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+    }
+
+    /// A derived Output its outer source kept alive well after its scope ended, released before the
+    /// trace did: the leak ended, but it existed, and ran, while it lasted.
+    private func lateOutputFinding(_ leak: LateOutputLeak) -> Finding {
+        let node = leak.node
+        let sources = node.incoming.filter { $0.role == .operator }.map(\.source)
+        let message =
+            "\(node.narrated) is created in scope '\(leak.scope.name)' and outlived it by "
+            + "\(Narrator.count(leak.events, "event")) (\(Narrator.duration(nanoseconds: leak.duration))), more than "
+            + "the scope's own work, kept alive by its source, having received \(Narrator.count(node.updateCount, "update")) "
+            + "in all, until it was released at event #\(leak.releasedAt) "
+            + "(derive it once, where its source is owned, or bind to the source directly)"
+        var related: [Finding.Related] = []
+        if let site = leak.scope.site {
+            related.append(Finding.Related(site: site, note: "scope '\(leak.scope.name)' begins here"))
+        }
+        return Finding(
+            kind: .leakedOutput, message: message, site: node.site, related: related, outputs: [node.id] + sources,
+            event: leak.releasedAt)
     }
 
     // MARK: - Subscriptions
@@ -353,7 +381,7 @@ struct LeakFinder {
             message = "\(what) bound to \(outputName) is still bound at exit"
         }
         if replay.recordsHandles {
-            message += ", and nothing can unbind it: its Subscription was released"
+            message += ", and nothing can unbind it: " + handleLoss(subscription)
         }
         if let mark = subscription.updatesAtAbandon, let output = subscription.outputNode, output.updateCount > mark {
             message += "; it received \(Narrator.count(output.updateCount - mark, "update")) since"
@@ -372,7 +400,7 @@ struct LeakFinder {
         if let scope { message += " in scope '\(scope.name)'" }
         message +=
             " outlived its scope by \(Narrator.duration(nanoseconds: duration)) and "
-            + "\(Narrator.count(deliveries, "update")) (nothing could unbind it: its Subscription was released), "
+            + "\(Narrator.count(deliveries, "update")) (nothing could unbind it: \(handleLoss(subscription))), "
             + "until \(outputName) was released: keep the Subscription and unbind it when its owner goes away"
         var related: [Finding.Related] = []
         if let output = subscription.outputNode {
@@ -384,6 +412,16 @@ struct LeakFinder {
         return Finding(
             kind: .leakedSubscription, message: message, site: subscription.site, related: related,
             outputs: [subscription.output], subscriptions: [subscription.id], event: subscription.unboundAt ?? 0)
+    }
+
+    /// How the binding lost the handle that could unbind it: dropped, or held by a container that was
+    /// released (releasing a `SubscriptionContainer` does not unbind, as in the published Bind).
+    private func handleLoss(_ subscription: SubscriptionNode) -> String {
+        guard subscription.container != 0, let count = replay.releasedContainers[subscription.container] else {
+            return "its Subscription was released"
+        }
+        return "its container's owner (the cell, the screen) was released with "
+            + "\(Narrator.count(UInt64(count), "subscription")) still bound; empty the container in `deinit`"
     }
 
     /// One finding per site and kind: the first, with the count of the others.
