@@ -105,7 +105,7 @@ struct BindingLeakCheckTraitTests {
         #expect(found.first?.text.contains("2 times from this line") == true, "\(found.map(\.text))")
     }
 
-    @Test("an Output created in the test and kept alive by a closure bound to it is a leaked Output")
+    @Test("an Output created in the test and kept alive by a closure bound to it is a retain cycle")
     func leakedOutputIsReported() async throws {
         let found = try await issues(of: .bindingLeakCheck) {
             let count = Output<Int>(value: 1)
@@ -113,7 +113,7 @@ struct BindingLeakCheckTraitTests {
         }
         let issue = try #require(found.first)
         #expect(found.count == 1)
-        #expect(issue.text.hasPrefix("leaked-output:"))
+        #expect(issue.text.hasPrefix("retain-cycle:"))
         #expect(issue.sourceLocation?.fileID == "BindTestingTests/BindingLeakCheckTraitTests.swift")
     }
 

@@ -233,9 +233,21 @@ struct LeakFinder {
                     others: (members[rootID] ?? []).filter { $0 !== root.node }.sorted { $0.id < $1.id },
                     subscriptions: reported[rootID]!.sorted { $0.id < $1.id }))
         }
-        for rootIDs in cyclesByScope.values {
+        for (scopeKey, rootIDs) in cyclesByScope {
             let roots = rootIDs.compactMap { leaked[$0]?.node }
             guard let first = rootIDs.first.flatMap({ leaked[$0] }) else { continue }
+            // Closures that the owner of another scope's cycle holds (bound in that scope, to Outputs
+            // of this one) are that cycle's doing: fixing it releases them. Not a cycle of its own.
+            let keepers = rootIDs.flatMap { id in
+                (reported[id] ?? []).filter { subscription in
+                    roots.contains { isKeeper(subscription, of: $0, reason: first.reason) }
+                }
+            }
+            let heldByAnotherCycle = !keepers.isEmpty && keepers.allSatisfy { keeper in
+                guard let scope = keeper.scope?.endedScope else { return false }
+                return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
+            }
+            if heldByAnotherCycle { continue }
             findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
         }
         return mergedBySite(findings)

@@ -176,10 +176,14 @@ extension TraceRun {
 }
 
 extension AnalysisResult {
-    /// Prints warnings and trace errors to standard error, one line each.
+    /// Prints warnings, notes and trace errors to standard error, one line each.
     func reportProblems(path: String) {
         for warning in warnings {
             StandardError.write("bind-trace: \(path): warning: \(warning)")
+        }
+        // Notes are not findings (they fail no gate): shown beside the trace's other remarks.
+        for note in notes {
+            StandardError.write("bind-trace: \(path): \(note.compilerStyle)")
         }
         for error in traceErrors.prefix(20) {
             StandardError.write("bind-trace: \(path): inconsistent trace: \(error)")
