@@ -23,6 +23,45 @@ struct BindingLeakCheckTraitTests {
         #expect(issue.severity == .error)
     }
 
+    @Test("the README's example: configure, prepareForReuse, configure passes when the cell empties its bag in deinit")
+    func readmeExamplePasses() async throws {
+        _ = readmeRows
+        let found = try await issues(of: .bindingLeakCheck) {
+            let cell = ReadmeMessageCell(emptiesBagInDeinit: true)
+            cell.configure(with: readmeRows.first)
+            cell.prepareForReuse()
+            cell.configure(with: readmeRows.second)
+        }
+        #expect(found.isEmpty, "issues: \(found.map(\.text))")
+    }
+
+    @Test("the README's cell without its deinit: released with its binding still in the bag, said so at the bind")
+    func readmeExampleWithoutDeinit() async throws {
+        _ = readmeRows
+        let found = try await issues(of: .bindingLeakCheck) {
+            let cell = ReadmeMessageCell(emptiesBagInDeinit: false)
+            cell.configure(with: readmeRows.first)
+            cell.prepareForReuse()
+            cell.configure(with: readmeRows.second)
+        }
+        let issue = try #require(found.count == 1 ? found.first : nil, "issues: \(found.map(\.text))")
+        #expect(issue.text.hasPrefix("leaked-subscription: "))
+        #expect(issue.text.contains("was released with 1 subscription still bound; empty the container in `deinit`"))
+        #expect(issue.sourceLocation?.line == Int(ReadmeMessageCell(emptiesBagInDeinit: true).configureLine))
+    }
+
+    @Test("the scope of a checked test begins at the test's own line, not inside BindTesting")
+    func scopeBeginsAtTheTest() async throws {
+        // Given a checked test that leaks,
+        let found = try await issues(of: .bindingLeakCheck) { bindAndForget(to: NameLabel()) }
+        // then the finding's "scope begins here" note points at this test.
+        let issue = try #require(found.first)
+        let test = try #require(Test.current)
+        #expect(
+            issue.text.contains("\(test.sourceLocation.fileID):\(test.sourceLocation.line): scope 'test "),
+            "\(issue.text)")
+    }
+
     @Test("the fixed twin, which unsubscribes, passes")
     func fixedTwinPasses() async throws {
         let found = try await issues(of: .bindingLeakCheck) { bindAndUnsubscribe(to: NameLabel()) }
