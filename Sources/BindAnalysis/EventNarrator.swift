@@ -77,7 +77,8 @@ package struct EventNarrator {
             return Line(text: "\(name(flatMap)) now forwards \(name(inner))", outputs: [flatMap, inner], sites: [])
         case .bound(let binding):
             let what = Self.what(binding)
-            let again = subscriptions[binding.subscription] != nil ? " (announced again; bound earlier in this trace)" : ""
+            let again =
+                subscriptions[binding.subscription] != nil ? " (announced again; bound earlier in this trace)" : ""
             let text =
                 binding.preexisting
                 ? "existing subscription \(binding.subscription) (\(what)) on \(name(binding.output)) from \(binding.site)"

@@ -1,5 +1,4 @@
 import Bind
-
 import Testing
 
 /// Runs an async test body inside `BindTrace.capture`: the capture's scope is a task-local, so

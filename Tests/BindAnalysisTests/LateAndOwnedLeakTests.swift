@@ -86,7 +86,9 @@ struct LateAndOwnedLeakTests {
         #expect(kindsAndLines(app.findings()) == ["leaked-subscription@30"])
     }
 
-    @Test("a container released while holding bound subscriptions: the finding says its owner went and to empty it in deinit")
+    @Test(
+        "a container released while holding bound subscriptions: the finding says its owner went and to empty it in deinit"
+    )
     func releasedContainer() throws {
         var app = HandleTrace()
         app.trace.output(1, line: 3, label: "unread")

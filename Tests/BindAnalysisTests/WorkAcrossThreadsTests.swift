@@ -8,7 +8,9 @@ import Testing
 /// bind on a thread with no scope while scoped work runs is a note, never a finding.
 @Suite("work across threads")
 struct WorkAcrossThreadsTests {
-    @Test("an operation queued by a screen binds after the screen's scope ended: its abandoned binding is the screen's leak")
+    @Test(
+        "an operation queued by a screen binds after the screen's scope ended: its abandoned binding is the screen's leak"
+    )
     func carriedWorkAfterTheScopeEnded() {
         // Given a screen's scope that ended before the work it queued ran on another thread,
         var app = HandleTrace()

@@ -88,7 +88,8 @@ struct LeakFinder {
                 leaked: groups.leaked, members: groups.members, reported: reported, together: groups.leakedTogether)
             // One line, one finding: a line that also left Outputs alive at the end is reported once.
             let sites = Set(alive.map(\.site))
-            findings += alive + mergedBySite(replay.lateOutputLeaks.map(lateOutputFinding).filter { !sites.contains($0.site) })
+            findings +=
+                alive + mergedBySite(replay.lateOutputLeaks.map(lateOutputFinding).filter { !sites.contains($0.site) })
         }
         if replay.options.kinds.contains(.leakedSubscription) {
             findings += subscriptionFindings(outside: groups, reported: reported)
@@ -243,10 +244,12 @@ struct LeakFinder {
                     roots.contains { isKeeper(subscription, of: $0, reason: first.reason) }
                 }
             }
-            let heldByAnotherCycle = !keepers.isEmpty && keepers.allSatisfy { keeper in
-                guard let scope = keeper.scope?.endedScope else { return false }
-                return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
-            }
+            let heldByAnotherCycle =
+                !keepers.isEmpty
+                && keepers.allSatisfy { keeper in
+                    guard let scope = keeper.scope?.endedScope else { return false }
+                    return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
+                }
             if heldByAnotherCycle { continue }
             findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
         }
@@ -351,7 +354,8 @@ struct LeakFinder {
         }
         related += scopeNote(reason)
         return Finding(
-            kind: culprit == nil ? .leakedOutput : .retainCycle, message: message, site: culprit?.site ?? outputs[0].site,
+            kind: culprit == nil ? .leakedOutput : .retainCycle, message: message,
+            site: culprit?.site ?? outputs[0].site,
             related: related, outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
     }
 

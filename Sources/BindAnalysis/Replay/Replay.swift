@@ -525,7 +525,8 @@ public final class Replay {
             + "another: if this is that scope's work, carry the scope to it (BindTrace.inheritingScope { … }, or "
             + "BindTrace.withScope(token) { … } with a token taken where the work was handed over), or its leaks "
             + "are not judged with it"
-        unscopedBinds[binding.site] = AnalysisNote(site: symbols.site(binding.site), message: message, event: event.sequence)
+        unscopedBinds[binding.site] = AnalysisNote(
+            site: symbols.site(binding.site), message: message, event: event.sequence)
     }
 
     /// Notes about binds that no scope judged (see ``noteUnscopedBind(_:event:)``), by site.
@@ -624,7 +625,8 @@ public final class Replay {
         guard after > endedAt - scope.beganAt else { return }
         lateOutputLeaks.append(
             LateOutputLeak(
-                node: node, scope: scope, events: after, duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
+                node: node, scope: scope, events: after,
+                duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
                 releasedAt: event.sequence))
     }
 

@@ -15,7 +15,8 @@ struct LeaksCommand: ParsableCommand {
     @OptionGroup var arguments: AnalysisArguments
 
     static let kinds: Set<Finding.Kind> = [
-        .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder]
+        .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder,
+    ]
 
     func run() throws {
         let run = try arguments.analyze(kinds: Self.kinds)

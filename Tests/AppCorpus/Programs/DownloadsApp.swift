@@ -24,15 +24,17 @@ final class DownloadsScreen: @unchecked Sendable {
         queue.addOperation(
             BindTrace.inheritingScope { [self] in
                 if dropsSubscriptions {
-                    monitor.active.bind { [weak self] in self?.countLabel.text = "\($0) active" }  // expect: leaked-subscription
+                    monitor.active.bind { [weak self] in self?.show(active: $0) }  // expect: leaked-subscription
                 } else {
-                    monitor.active.bind { [weak self] in self?.countLabel.text = "\($0) active" }.add(to: bag)
+                    monitor.active.bind { [weak self] in self?.show(active: $0) }.add(to: bag)
                 }
             })
         for _ in 0..<files {
             queue.addOperation(FileTransfer(screen: self, dropsSubscription: dropsSubscriptions))
         }
     }
+
+    func show(active: Int) { countLabel.text = "\(active) active" }
 
     func close() { bag.unsubscribe() }
 }

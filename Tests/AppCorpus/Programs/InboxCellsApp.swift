@@ -24,9 +24,12 @@ final class MailCell {
     func prepareForReuse() { bag.unsubscribe() }
 
     func configure(store: MailStore) {
-        store.unread.bind { [weak self] in self?.unreadLabel.text = "\($0) unread" }.add(to: bag)  // expect: leaked-subscription
-        store.flagged.bind { [weak self] in self?.flaggedLabel.text = "\($0) flagged" }.add(to: bag)  // expect: leaked-subscription
+        store.unread.bind { [weak self] in self?.show(unread: $0) }.add(to: bag)  // expect: leaked-subscription
+        store.flagged.bind { [weak self] in self?.show(flagged: $0) }.add(to: bag)  // expect: leaked-subscription
     }
+
+    func show(unread: Int) { unreadLabel.text = "\(unread) unread" }
+    func show(flagged: Int) { flaggedLabel.text = "\(flagged) flagged" }
 }
 
 final class InboxListScreen {
