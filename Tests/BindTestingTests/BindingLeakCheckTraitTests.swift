@@ -144,6 +144,35 @@ struct BindingLeakCheckTraitTests {
         #expect(found.first?.text.contains("2 times from this line") == true, "\(found.map(\.text))")
     }
 
+    @Test(
+        "a leak made in a callback that takes an argument (a Timer's), an OperationQueue block and a detached task, each carrying the test's scope, is the test's own"
+    )
+    func leakInCallbackQueueAndDetachedTaskIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {
+            // A callback with an argument, called on another thread, as a Timer calls its block.
+            let group = DispatchGroup()
+            group.enter()
+            let tick = BindTrace.inheritingScope { (_: Int) in
+                bindAndForget(to: NameLabel())
+                group.leave()
+            }
+            Thread { tick(1) }.start()
+            let queue = OperationQueue()
+            group.enter()
+            queue.addOperation(
+                BindTrace.inheritingScope {
+                    bindAndForget(to: NameLabel())
+                    group.leave()
+                })
+            let scope = BindTrace.currentScopeToken
+            await Task.detached { await BindTrace.withScope(scope) { () async in bindAndForget(to: NameLabel()) } }
+                .value
+            group.wait()
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(found.first?.text.contains("3 times from this line") == true, "\(found.map(\.text))")
+    }
+
     @Test("an Output created in the test and kept alive by a closure bound to it is a retain cycle")
     func leakedOutputIsReported() async throws {
         let found = try await issues(of: .bindingLeakCheck) {
