@@ -20,7 +20,7 @@ enum CorpusPrograms {
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
         TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
-        PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self,
+        PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
     ]
 }
 

@@ -74,6 +74,28 @@ struct LateAndOwnedLeakTests {
         #expect(app.findings().isEmpty)
     }
 
+    @Test("a cell replacing the row view model it is handed, each old one taking the label's binding along: no leak")
+    func bindingReplacedWithItsOutput() {
+        // Given row view models made outside the cell's configurations (handed in),
+        var app = HandleTrace()
+        for row in UInt64(1)...3 { app.trace.output(row, line: 5, label: "row name") }
+        for row in UInt64(1)...3 {
+            // when each configuration binds the label to its row without keeping the handle,
+            app.trace.beginScope(10 + row, name: "cell for row \(row)")
+            app.trace.bind(row, to: row, line: 30, target: Self.label, scope: 10 + row)
+            app.handleReleased(row)
+            app.trace.endScope(10 + row)
+            app.trace.update(row)
+            // and the next one replaces the row, which goes with its binding (the last stays on screen),
+            if row < 3 {
+                app.trace.unbind(row, reason: .outputReleased)
+                app.trace.release(row)
+            }
+        }
+        // then nothing is reported.
+        #expect(app.findings().isEmpty)
+    }
+
     @Test("the planted twin: the same binding to an Output the app owns is a leaked subscription")
     func bindingToTheAppsOutput() {
         var app = HandleTrace()

@@ -36,6 +36,23 @@ import BindTraceModel
 /// on — an abandoned subscription. An Output alive at exit is an app's normal state: not reported.
 struct LeakFinder {
     let replay: Replay
+    /// The latest bind of each target from each line still bound at the end, for targets whose
+    /// bindings went with their Outputs (``isReplacedWithItsOutput(_:)``).
+    private let latestLiveBind: [BindingGroup.Key: UInt64]
+
+    init(replay: Replay) {
+        self.replay = replay
+        var latest: [BindingGroup.Key: UInt64] = [:]
+        if !replay.releasedWithOutput.isEmpty {
+            for subscription in replay.subscriptionTable.values {
+                guard let target = subscription.targetKey else { continue }
+                let key = BindingGroup.Key(target: target, site: subscription.siteKey)
+                guard replay.releasedWithOutput[key] != nil else { continue }
+                latest[key] = max(latest[key] ?? 0, subscription.boundAt)
+            }
+        }
+        latestLiveBind = latest
+    }
 
     private enum Reason {
         case scope(ScopeNode)
@@ -193,6 +210,7 @@ struct LeakFinder {
         for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
             if let rootID = groups.rootOfOutput[subscription.output], reported[rootID] != nil { continue }
             guard !isReportedElsewhere(subscription), isAbandoned(subscription), !subscription.diesWithItsOutput,
+                !isReplacedWithItsOutput(subscription),
                 let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
             else { continue }
             findings.append(subscriptionFinding(subscription, reason: why))
@@ -201,6 +219,7 @@ struct LeakFinder {
         let lateOutputs = Set(replay.lateOutputLeaks.map { ObjectIdentifier($0.node) })
         for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
             if let output = late.node.outputNode, lateOutputs.contains(ObjectIdentifier(output)) { continue }
+            if isReplacedWithItsOutput(late.node) { continue }
             findings.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
         }
         return mergedBySite(findings)
@@ -428,6 +447,17 @@ struct LeakFinder {
         return Finding(
             kind: .leakedSubscription, message: message, site: subscription.site, related: related,
             outputs: [subscription.output], subscriptions: [subscription.id], event: subscription.unboundAt ?? 0)
+    }
+
+    /// A Binder binding of a target whose bindings from this line go with their Output, each replaced
+    /// by the next (a cell replacing the row view model it owns, the old one taking its binding
+    /// along): an ended one that a later one replaced, or the current one after such a replacement.
+    private func isReplacedWithItsOutput(_ subscription: SubscriptionNode) -> Bool {
+        guard let target = subscription.targetKey else { return false }
+        let key = BindingGroup.Key(target: target, site: subscription.siteKey)
+        guard let releases = replay.releasedWithOutput[key] else { return false }
+        if let ended = subscription.unboundAt { return releases.last > ended || latestLiveBind[key] ?? 0 > ended }
+        return releases.first < subscription.boundAt
     }
 
     /// How the binding lost the handle that could unbind it: dropped, or held by a container that was

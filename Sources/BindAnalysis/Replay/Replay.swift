@@ -77,6 +77,10 @@ public final class Replay {
     /// Derived Outputs an outer source kept alive after their scope ended for longer than the scope's
     /// own work, then released before the end (``LeakFinder`` reports them as leaked Outputs).
     @exclusivity(unchecked) var lateOutputLeaks: [LateOutputLeak] = []
+    /// Binder bindings no handle could end that went with their Output's release, by target and bind
+    /// line: the first and last such release. A target whose binding goes with its Output each time
+    /// (a cell replacing the row view model it holds) is bound to what its owner owns.
+    @exclusivity(unchecked) var releasedWithOutput: [BindingGroup.Key: (first: UInt64, last: UInt64)] = [:]
     /// Containers released while holding subscriptions still bound: how many each left bound.
     @exclusivity(unchecked) var releasedContainers: [UInt64: Int] = [:]
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
@@ -466,6 +470,10 @@ public final class Replay {
         if node.containerGroupReference != nil { duplicateBindings.containers.unbound(node) }
         if reason == .container, node.container != 0, node.scope?.endedScope != nil {
             reusedContainers.insert(node.container)
+        }
+        if reason == .outputReleased, let target = node.targetKey, node.handleReleasedAt != nil {
+            let key = BindingGroup.Key(target: target, site: node.siteKey)
+            releasedWithOutput[key] = (releasedWithOutput[key]?.first ?? event.sequence, event.sequence)
         }
         // A leak that ended late: abandoned, it kept receiving values after its scope ended until
         // its Output went away.
