@@ -82,6 +82,23 @@ struct FindingReport {
                         }
                     })
             ),
+            // Binds no scope could judge (docs/analysis.md, "Scopes across threads"): never findings.
+            (
+                "notes",
+                .array(
+                    run.traces.flatMap { trace in
+                        trace.result.notes.map {
+                            .object([
+                                ("file", .string(trace.path)),
+                                (
+                                    "site",
+                                    .object([("file", .string($0.site.file)), ("line", .uint(UInt64($0.site.line)))])
+                                ),
+                                ("message", .string($0.message)), ("event", .uint($0.event)),
+                            ])
+                        }
+                    })
+            ),
         ])
     }
 
