@@ -38,6 +38,24 @@ struct LateAndOwnedLeakTests {
         #expect(findings.first?.related.contains { $0.site.line == 70 } == true)
     }
 
+    @Test("the same operator line leaking late in two screens is one finding, counted")
+    func derivedReleasedLateTwice() throws {
+        var trace = TraceBuilder()
+        trace.output(1, line: 3, label: "price")
+        for (scope, derived) in [(UInt64(10), UInt64(2)), (11, 3)] {
+            trace.beginScope(scope, name: "quote screen", line: 70)
+            trace.output(derived, .map, line: 20, scope: scope)
+            trace.edge(1, derived)
+            trace.endScope(scope)
+        }
+        for _ in 0..<8 { trace.update(1) }
+        trace.release(2)
+        trace.release(3)
+        let findings = TraceAnalyzer.analyze(events: trace.events).findings
+        #expect(kindsAndLines(findings) == ["leaked-output@20"])
+        #expect(findings.first?.message.hasSuffix("(2 times from this line)") == true, "\(findings)")
+    }
+
     @Test("the clean twins: released soon after its scope, or derived from its own scope's Output, it is no leak")
     func derivedReleasedSoonOrOwned() {
         var soon = screenDerivingFromTheApp()

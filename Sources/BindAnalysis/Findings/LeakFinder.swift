@@ -105,8 +105,8 @@ struct LeakFinder {
                 leaked: groups.leaked, members: groups.members, reported: reported, together: groups.leakedTogether)
             // One line, one finding: a line that also left Outputs alive at the end is reported once.
             let sites = Set(alive.map(\.site))
-            findings +=
-                alive + mergedBySite(replay.lateOutputLeaks.map(lateOutputFinding).filter { !sites.contains($0.site) })
+            let late = replay.lateOutputLeaks.values.sorted { $0.first.releasedAt < $1.first.releasedAt }
+            findings += alive + late.map(lateOutputFinding).filter { !sites.contains($0.site) }
         }
         if replay.options.kinds.contains(.leakedSubscription) {
             findings += subscriptionFindings(outside: groups, reported: reported)
@@ -215,10 +215,9 @@ struct LeakFinder {
             else { continue }
             findings.append(subscriptionFinding(subscription, reason: why))
         }
-        // A binding to a derived Output reported as leaked is listed in that Output's finding.
-        let lateOutputs = Set(replay.lateOutputLeaks.map { ObjectIdentifier($0.node) })
         for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
-            if let output = late.node.outputNode, lateOutputs.contains(ObjectIdentifier(output)) { continue }
+            // A binding to a derived Output reported as leaked is that Output's finding.
+            if late.node.outputNode?.outlivedItsScope == true { continue }
             if isReplacedWithItsOutput(late.node) { continue }
             findings.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
         }
@@ -380,7 +379,8 @@ struct LeakFinder {
 
     /// A derived Output its outer source kept alive well after its scope ended, released before the
     /// trace did: the leak ended, but it existed, and ran, while it lasted.
-    private func lateOutputFinding(_ leak: LateOutputLeak) -> Finding {
+    private func lateOutputFinding(_ leaks: (first: LateOutputLeak, count: Int)) -> Finding {
+        let leak = leaks.first
         let node = leak.node
         let sources = node.incoming.filter { $0.role == .operator }.map(\.source)
         let message =
@@ -389,6 +389,7 @@ struct LeakFinder {
             + "the scope's own work, kept alive by its source, having received \(Narrator.count(node.updateCount, "update")) "
             + "in all, until it was released at event #\(leak.releasedAt) "
             + "(derive it once, where its source is owned, or bind to the source directly)"
+            + (leaks.count > 1 ? " (\(leaks.count) times from this line)" : "")
         var related: [Finding.Related] = []
         if let site = leak.scope.site {
             related.append(Finding.Related(site: site, note: "scope '\(leak.scope.name)' begins here"))

@@ -75,8 +75,9 @@ public final class Replay {
     /// Output was released (``LeakFinder`` reports them with those still bound at the end).
     @exclusivity(unchecked) var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
     /// Derived Outputs an outer source kept alive after their scope ended for longer than the scope's
-    /// own work, then released before the end (``LeakFinder`` reports them as leaked Outputs).
-    @exclusivity(unchecked) var lateOutputLeaks: [LateOutputLeak] = []
+    /// own work, then released before the end (``LeakFinder`` reports them as leaked Outputs): the
+    /// first of each operator line, and how many more (memory stays per line, not per Output).
+    @exclusivity(unchecked) var lateOutputLeaks: [SiteKey: (first: LateOutputLeak, count: Int)] = [:]
     /// Binder bindings no handle could end that went with their Output's release, by target and bind
     /// line: the first and last such release. A target whose binding goes with its Output each time
     /// (a cell replacing the row view model it holds) is bound to what its owner owns.
@@ -96,6 +97,7 @@ public final class Replay {
     private var endedScopeOrder: [UInt64] = []
     private var endedScopeCursor = 0
     private static var endedScopeLimit: Int { 4096 }
+    private static var noteLimit: Int { 200 }
     /// Scopes open now (placeholders not counted), and how many began on each thread.
     @exclusivity(unchecked) private var openScopeCount = 0
     private var openScopesByThread: [UInt32: Int] = [:]
@@ -525,7 +527,10 @@ public final class Replay {
     /// work handed to another thread without its scope, most likely. Noted once per site.
     @inline(never)
     private func noteUnscopedBind(_ binding: BindingRecord, event: CompactEvent) {
-        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil else { return }
+        // At most `noteLimit` lines: a hostile trace cannot make notes cost more than that.
+        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil,
+            unscopedBinds.count < Self.noteLimit
+        else { return }
         let running = scopeTable.values.filter { $0.isCounted && $0.endedAt == nil && isInFocus($0) }
         guard let scope = running.max(by: { $0.beganAt < $1.beganAt }) else { return }
         let message =
@@ -631,11 +636,16 @@ public final class Replay {
         else { return }
         let after = event.sequence - endedAt
         guard after > endedAt - scope.beganAt else { return }
-        lateOutputLeaks.append(
-            LateOutputLeak(
-                node: node, scope: scope, events: after,
-                duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
-                releasedAt: event.sequence))
+        node.outlivedItsScope = true
+        if let existing = lateOutputLeaks[node.siteKey] {
+            lateOutputLeaks[node.siteKey] = (existing.first, existing.count + 1)
+            return
+        }
+        let leak = LateOutputLeak(
+            node: node, scope: scope, events: after,
+            duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
+            releasedAt: event.sequence)
+        lateOutputLeaks[node.siteKey] = (leak, 1)
     }
 
     /// Keeps `node`, released, for a later creation when nothing else refers to it: no subscription,

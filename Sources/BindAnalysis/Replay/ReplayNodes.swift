@@ -123,6 +123,8 @@ final class OutputNode {
     /// Derived from an Output its own scope did not make (an outer scope's, the app's): that source
     /// holds it as long as the source lives.
     @exclusivity(unchecked) var hasOuterSource = false
+    /// Released long after its scope ended, kept by its outer source (``Replay/lateOutputLeaks``).
+    @exclusivity(unchecked) var outlivedItsScope = false
 
     /// - Parameter scope: retained by the caller for the node, which takes the retain over.
     init(
@@ -159,6 +161,7 @@ final class OutputNode {
         removeEdges()
         innerOf = 0
         hasOuterSource = false
+        outlivedItsScope = false
     }
 
     /// Empties its edge lists, keeping their storage. (Popping a handful of edges costs a tenth of
