@@ -62,10 +62,13 @@ package struct EventNarrator {
                 kind: creation.kind, valueType: creation.valueType, site: creation.site, label: creation.label)
             // An unlabelled Output's name says where it was made already.
             let name = creation.label == nil ? entry.name : "\(entry.name) at \(creation.site)"
+            // A capture beginning during a recording announces again what this trace already created.
             let text =
-                creation.preexisting
-                ? "existing \(name) (created before the recording)"
-                : "create \(name)\(scopeText(creation.scope))"
+                !creation.preexisting
+                ? "create \(name)\(scopeText(creation.scope))"
+                : outputs[creation.output] != nil
+                    ? "existing \(name) (announced again as a capture begins; created earlier in this trace)"
+                    : "existing \(name) (created before the recording)"
             return Line(text: text, outputs: [creation.output], sites: [creation.site])
         case .edge(let source, let derived, let operation):
             return Line(
@@ -74,9 +77,12 @@ package struct EventNarrator {
             return Line(text: "\(name(flatMap)) now forwards \(name(inner))", outputs: [flatMap, inner], sites: [])
         case .bound(let binding):
             let what = Self.what(binding)
+            let again =
+                subscriptions[binding.subscription] != nil ? " (announced again; bound earlier in this trace)" : ""
             let text =
                 binding.preexisting
                 ? "existing subscription \(binding.subscription) (\(what)) on \(name(binding.output)) from \(binding.site)"
+                    + again
                 : "bind subscription \(binding.subscription) (\(what)) to \(name(binding.output)) at \(binding.site)"
                     + scopeText(binding.scope)
             return Line(text: text, outputs: [binding.output], sites: [binding.site])

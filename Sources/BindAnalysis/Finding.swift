@@ -9,6 +9,7 @@ public struct Finding: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
         case leakedSubscription = "leaked-subscription"
         case leakedOutput = "leaked-output"
+        case retainCycle = "retain-cycle"
         case duplicateBinding = "duplicate-binding"
         case danglingBinder = "dangling-binder"
         case feedbackCycle = "feedback-cycle"
@@ -18,7 +19,7 @@ public struct Finding: Hashable, Sendable {
         public var severity: Severity {
             switch self {
             case .feedbackCycle, .structuralCycle: .error
-            case .leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder: .warning
+            case .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder: .warning
             }
         }
 
@@ -32,6 +33,10 @@ public struct Finding: Hashable, Sendable {
             case .leakedOutput:
                 "Created inside a scope and kept alive after it ended by what the scope bound: a retain cycle (a "
                     + "closure capturing its owner), or a derived Output built on a longer-lived Output."
+            case .retainCycle:
+                "A closure bound to an Output captures the Output's owner strongly (a method reference, `self` "
+                    + "without [weak self], a Relay bound back to its owner): owner → Output → closure → owner, so "
+                    + "none of them is ever released. Capture weakly, or unbind when the owner goes away."
             case .duplicateBinding:
                 "One target is bound from the same line to several Outputs at once (or to one Output twice), the "
                     + "earlier binding never unbound: a reused cell that did not empty its container, a screen "

@@ -39,7 +39,9 @@ extension TraceGraphBuilder {
             borderColor: look.border, tooltip: outputTooltip(members, marks: marks),
             cluster: clusterKey(first.site, clustering),
             faded: first.isReleased)
-        if kinds.contains(.leakedOutput) || kinds.contains(.feedbackCycle) || kinds.contains(.structuralCycle) {
+        if kinds.contains(.leakedOutput) || kinds.contains(.retainCycle) || kinds.contains(.feedbackCycle)
+            || kinds.contains(.structuralCycle)
+        {
             node.fillColor = TraceGraphStyle.findingFill
             node.borderColor = TraceGraphStyle.findingBorder
             node.style.insert(.bold)

@@ -15,6 +15,7 @@ extension TraceGraphBuilder {
         switch kind {
         case .leakedSubscription: "leaked subscription"
         case .leakedOutput: "leaked Output"
+        case .retainCycle: "retain cycle"
         case .duplicateBinding: "duplicate binding"
         case .danglingBinder: "dangling binder"
         case .feedbackCycle: "feedback loop"

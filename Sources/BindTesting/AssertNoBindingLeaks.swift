@@ -29,9 +29,11 @@ extension XCTestCase {
     ///   - body: the code to check; its errors are rethrown.
     public func assertNoBindingLeaks(
         accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
-        file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+        file: StaticString = #filePath, line: UInt = #line, fileID: StaticString = #fileID,
+        _ body: () throws -> Void
     ) rethrows {
-        let recording = try BindTrace.capture("assertNoBindingLeaks", body)
+        // The capture's scope begins at the caller's line: "scope begins here" names the user's test.
+        let recording = try BindTrace.capture("assertNoBindingLeaks", file: fileID, line: line, body)
         let outcome = LeakCheck.outcome(of: recording, accepting: accepted)
         let callerPath = "\(file)"
         guard outcome.checked else {
@@ -50,6 +52,7 @@ extension XCTestCase {
             let findingLine = finding.site.map { Int(clamping: $0.line) } ?? Int(line)
             recordLeak(LeakCheck.describe(finding), path: path, line: findingLine)
         }
+
     }
 
     private func recordLeak(_ description: String, path: String, line: Int) {

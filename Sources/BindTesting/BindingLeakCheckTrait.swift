@@ -42,7 +42,7 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let recording = try await withoutActuallyEscaping(function) { function in
-            try await AsyncCapture.capture("test \(test.name)", function)
+            try await AsyncCapture.capture("test \(test.name)", at: test.sourceLocation, function)
         }
         report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: test.sourceLocation)
     }
@@ -106,6 +106,8 @@ public func withBindingLeakCheck(
     _ body: () async throws -> Void
 ) async throws {
     let trait = BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
-    let recording = try await BindTrace.capture("withBindingLeakCheck", isolation: isolation) { try await body() }
+    let recording = try await BindTrace.capture(
+        "withBindingLeakCheck", fileID: sourceLocation.fileID, line: sourceLocation.line, isolation: isolation
+    ) { try await body() }
     trait.report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: sourceLocation)
 }

@@ -43,14 +43,16 @@ enum LeakCheck {
     /// Judges a recording and splits its findings into reported and accepted.
     static func outcome(of recording: BindTrace.Recording?, accepting accepted: [AcceptedFinding]) -> LeakCheckOutcome {
         guard let recording else { return .unchecked }
-        let all: [Finding]
+        let result: AnalysisResult
         do {
-            all = try findings(in: recording)
+            result = try analysis(of: recording)
         } catch {
             return LeakCheckOutcome(checked: true, findings: [], accepted: [], readError: error)
         }
+        // Notes (binds on threads with no scope) are left out: tests running in parallel bind on
+        // threads of their own, which a test's capture records too.
         var outcome = LeakCheckOutcome(checked: true, findings: [], accepted: [], readError: nil)
-        for finding in all {
+        for finding in result.findings {
             if accepted.contains(where: { $0.accepts(finding) }) {
                 outcome.accepted.append(finding)
             } else {
@@ -61,14 +63,14 @@ enum LeakCheck {
     }
 
     /// The one place that asks the analysis for findings: those of the capture's own scope.
-    static func findings(in recording: BindTrace.Recording) throws(TraceReadError) -> [Finding] {
-        try TraceAnalyzer.findings(in: recording, scope: recording.scope)
+    static func analysis(of recording: BindTrace.Recording) throws(TraceReadError) -> AnalysisResult {
+        try TraceAnalyzer.analyze(recording, options: AnalysisOptions(focusScope: recording.scope))
     }
 
     /// The line a finding is reported at, with its related sites and explanation.
     static func describe(_ finding: Finding) -> String {
         var text = "\(finding.kind.rawValue): \(finding.message)"
-        // The capture's own scope begins inside BindTesting: not a line the user can act on.
+        // Nothing inside BindTesting is a line the user can act on (its scopes begin at the user's test).
         for related in finding.related where related.site.module != "BindTesting" {
             text += "\n  \(related.site): \(related.note)"
         }

@@ -19,7 +19,8 @@ enum CorpusPrograms {
     /// Every program of the corpus.
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-        TabsApp.self, AccountApp.self, GalleryApp.self,
+        TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
+        PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
     ]
 }
 

@@ -84,4 +84,25 @@ struct EventNarratorTests {
         #expect(mark.text.utf8.count < Narrator.quotedLimit + 100)
         #expect(mark.text.contains("more bytes)"))
     }
+
+    @Test("an Output announced again when a capture begins is not called one created before the recording")
+    func reannouncedOutputWasCreatedInThisTrace() {
+        var narrator = EventNarrator()
+        _ = narrator.tell(
+            event(1, .outputCreated(.init(output: 1, kind: .output, valueType: "String", site: site, label: "email"))))
+        let again = narrator.tell(
+            event(
+                2,
+                .outputCreated(
+                    .init(
+                        output: 1, kind: .output, valueType: "String", site: site, label: "email", preexisting: true))))
+        let before = narrator.tell(
+            event(
+                3,
+                .outputCreated(
+                    .init(output: 2, kind: .output, valueType: "Int", site: site, label: "count", preexisting: true))))
+        #expect(again.text.contains("created earlier in this trace"), "\(again.text)")
+        #expect(!again.text.contains("before the recording"))
+        #expect(before.text.contains("created before the recording"))
+    }
 }

@@ -58,7 +58,7 @@ struct LeakedOutputTests {
         keep?.unsubscribe()
 
         let result = try analyze(recording)
-        #expect(kindsAndLines(result) == ["leaked-output@\(bindLine)"])
+        #expect(kindsAndLines(result) == ["retain-cycle@\(bindLine)"])
     }
 
     @Test("an Output released with its scope is not a leak")

@@ -208,7 +208,7 @@ struct TrustedLeakRuleTests {
         app.trace.endScope(10)
 
         let findings = app.findings()
-        #expect(kindsAndLines(findings) == ["leaked-output@20"])
+        #expect(kindsAndLines(findings) == ["retain-cycle@20"])
         let finding = try #require(findings.first)
         #expect(finding.outputs.sorted() == [1, 2, 3])
         #expect(finding.message.contains("3 Outputs are created in scope 'profile screen'"))
@@ -293,7 +293,7 @@ struct ContainerReuseTests {
 
 @Suite("retain cycles through closures bound in nested scopes")
 struct NestedScopeCycleTests {
-    @Test("a screen's view model kept by a held closure bound in the screen's nested setup scope is a leaked Output")
+    @Test("a screen's view model kept by a held closure bound in the screen's nested setup scope is a retain cycle")
     func nestedSetupScope() {
         var app = HandleTrace()
         app.trace.beginScope(10, name: "profile screen")
@@ -303,7 +303,7 @@ struct NestedScopeCycleTests {
         app.contained(1, in: 9)
         app.trace.endScope(11)
         app.trace.endScope(10)
-        #expect(kindsAndLines(app.findings()) == ["leaked-output@40"])
+        #expect(kindsAndLines(app.findings()) == ["retain-cycle@40"])
     }
 
     @Test("the twin: the nested scope's binding was dropped, so it is the scope's leaked subscription, not a cycle")
@@ -333,7 +333,7 @@ struct SharedOutputTests {
         app.trace.bind(1, to: 1, line: 40, scope: 10)
         app.contained(1, in: 9)
         app.trace.endScope(10)
-        #expect(kindsAndLines(app.findings()) == ["leaked-output@40"])
+        #expect(kindsAndLines(app.findings()) == ["retain-cycle@40"])
     }
 
     @Test("bound later by another screen, an Output is shared: not the first screen's leak")

@@ -83,6 +83,11 @@ struct JUnitAndSARIFTests {
         #expect(mapping.uri(for: "App/Cell.swift") == "Sources/App/Cell.swift")
         #expect(mapping.uri(for: "SignInSample/main.swift") == "Samples/SignInSample/main.swift")
         #expect(mapping.uri(for: "App/My File.swift") == "Sources/App/My%20File.swift")
+        // A test target, by SwiftPM's layout, is under Tests/ (unless mapped).
+        #expect(mapping.uri(for: "AppTests/CellTests.swift") == "Tests/AppTests/CellTests.swift")
+        #expect(
+            SourceLocationMapping(modulePaths: ["AppTests": "Checks/AppTests"]).uri(for: "AppTests/A.swift")
+                == "Checks/AppTests/A.swift")
     }
 
     @Test("--fail-on decides the exit status from the worst finding")

@@ -23,6 +23,45 @@ struct BindingLeakCheckTraitTests {
         #expect(issue.severity == .error)
     }
 
+    @Test("the README's example: configure, prepareForReuse, configure passes when the cell empties its bag in deinit")
+    func readmeExamplePasses() async throws {
+        _ = readmeRows
+        let found = try await issues(of: .bindingLeakCheck) {
+            let cell = ReadmeMessageCell(emptiesBagInDeinit: true)
+            cell.configure(with: readmeRows.first)
+            cell.prepareForReuse()
+            cell.configure(with: readmeRows.second)
+        }
+        #expect(found.isEmpty, "issues: \(found.map(\.text))")
+    }
+
+    @Test("the README's cell without its deinit: released with its binding still in the bag, said so at the bind")
+    func readmeExampleWithoutDeinit() async throws {
+        _ = readmeRows
+        let found = try await issues(of: .bindingLeakCheck) {
+            let cell = ReadmeMessageCell(emptiesBagInDeinit: false)
+            cell.configure(with: readmeRows.first)
+            cell.prepareForReuse()
+            cell.configure(with: readmeRows.second)
+        }
+        let issue = try #require(found.count == 1 ? found.first : nil, "issues: \(found.map(\.text))")
+        #expect(issue.text.hasPrefix("leaked-subscription: "))
+        #expect(issue.text.contains("was released with 1 subscription still bound; empty the container in `deinit`"))
+        #expect(issue.sourceLocation?.line == Int(ReadmeMessageCell(emptiesBagInDeinit: true).configureLine))
+    }
+
+    @Test("the scope of a checked test begins at the test's own line, not inside BindTesting")
+    func scopeBeginsAtTheTest() async throws {
+        // Given a checked test that leaks,
+        let found = try await issues(of: .bindingLeakCheck) { bindAndForget(to: NameLabel()) }
+        // then the finding's "scope begins here" note points at this test.
+        let issue = try #require(found.first)
+        let test = try #require(Test.current)
+        #expect(
+            issue.text.contains("\(test.sourceLocation.fileID):\(test.sourceLocation.line): scope 'test "),
+            "\(issue.text)")
+    }
+
     @Test("the fixed twin, which unsubscribes, passes")
     func fixedTwinPasses() async throws {
         let found = try await issues(of: .bindingLeakCheck) { bindAndUnsubscribe(to: NameLabel()) }
@@ -105,7 +144,36 @@ struct BindingLeakCheckTraitTests {
         #expect(found.first?.text.contains("2 times from this line") == true, "\(found.map(\.text))")
     }
 
-    @Test("an Output created in the test and kept alive by a closure bound to it is a leaked Output")
+    @Test(
+        "a leak made in a callback that takes an argument (a Timer's), an OperationQueue block and a detached task, each carrying the test's scope, is the test's own"
+    )
+    func leakInCallbackQueueAndDetachedTaskIsReported() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {
+            // A callback with an argument, called on another thread, as a Timer calls its block.
+            let group = DispatchGroup()
+            group.enter()
+            let tick = BindTrace.inheritingScope { (_: Int) in
+                bindAndForget(to: NameLabel())
+                group.leave()
+            }
+            Thread { tick(1) }.start()
+            let queue = OperationQueue()
+            group.enter()
+            queue.addOperation(
+                BindTrace.inheritingScope {
+                    bindAndForget(to: NameLabel())
+                    group.leave()
+                })
+            let scope = BindTrace.currentScopeToken
+            await Task.detached { await BindTrace.withScope(scope) { () async in bindAndForget(to: NameLabel()) } }
+                .value
+            group.wait()
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(found.first?.text.contains("3 times from this line") == true, "\(found.map(\.text))")
+    }
+
+    @Test("an Output created in the test and kept alive by a closure bound to it is a retain cycle")
     func leakedOutputIsReported() async throws {
         let found = try await issues(of: .bindingLeakCheck) {
             let count = Output<Int>(value: 1)
@@ -113,7 +181,7 @@ struct BindingLeakCheckTraitTests {
         }
         let issue = try #require(found.first)
         #expect(found.count == 1)
-        #expect(issue.text.hasPrefix("leaked-output:"))
+        #expect(issue.text.hasPrefix("retain-cycle:"))
         #expect(issue.sourceLocation?.fileID == "BindTestingTests/BindingLeakCheckTraitTests.swift")
     }
 

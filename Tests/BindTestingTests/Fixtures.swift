@@ -31,3 +31,25 @@ func bindTwice(to label: NameLabel) {
     for _ in 0..<2 { sharedProfile.name.bind(to: label.binding[\.text]) }
 }
 let duplicateLine: UInt = #line - 2
+
+/// The README's cell: binds its row into a bag, empties it on reuse and — unless told not to — when
+/// it is released (releasing a container does not unbind).
+final class ReadmeMessageCell {
+    let titleLabel = NameLabel()
+    private let bag = SubscriptionContainer()
+    private let emptiesBagInDeinit: Bool
+
+    init(emptiesBagInDeinit: Bool) { self.emptiesBagInDeinit = emptiesBagInDeinit }
+
+    func configure(with profile: Profile) {
+        profile.name.bind(to: titleLabel.binding[\.text]).add(to: bag)
+    }
+    let configureLine: UInt = #line - 2
+
+    func prepareForReuse() { bag.unsubscribe() }
+
+    deinit { if emptiesBagInDeinit { bag.unsubscribe() } }
+}
+
+/// Rows that outlive every test, as the README's `first` and `second` do.
+let readmeRows = (first: Profile(), second: Profile())

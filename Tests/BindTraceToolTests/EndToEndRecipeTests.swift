@@ -139,6 +139,13 @@ struct EndToEndRecipeTests {
         #expect(report.status == 1, "findings, every trace whole: \(report.standardError)")
         let junit = String(
             decoding: try Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/junit.xml"))), as: UTF8.self)
+        // Code scanning annotates the test files themselves: their URIs are the package's real paths.
+        let sarif = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/findings.sarif"))))
+        let uris = Set(Self.strings(named: "uri", in: sarif))
+        #expect(uris.contains("Tests/MyAppXCTests/LeakXCTests.swift"), "\(uris)")
+        #expect(uris.contains("Tests/MyAppSwiftTests/LeakTests.swift"), "\(uris)")
+        #expect(!uris.contains { $0.hasPrefix("Sources/MyAppXCTests") || $0.hasPrefix("Sources/MyAppSwiftTests") })
 
         let check = try Tool.run(["check", "--format", "json", "bind-traces/"], in: package.path)
         let object = try #require(
@@ -164,6 +171,17 @@ struct EndToEndRecipeTests {
             let sawIt = (finding?["traces"] as? [String]) ?? []
             #expect(sawIt.contains { $0.hasSuffix("-\(pid).trace") }, "\(leak.name) ran in process \(pid): \(sawIt)")
         }
+    }
+
+    /// Every string value of a member called `name`, anywhere in a JSON object.
+    private static func strings(named name: String, in json: Any) -> [String] {
+        if let object = json as? [String: Any] {
+            return object.flatMap { key, value in
+                (key == name ? [value as? String].compactMap { $0 } : []) + strings(named: name, in: value)
+            }
+        }
+        if let array = json as? [Any] { return array.flatMap { strings(named: name, in: $0) } }
+        return []
     }
 
     private static func line(of marker: String, in source: String) -> Int? {

@@ -62,7 +62,7 @@ public enum BindTrace {
         #if Tracing
         guard bt_is_recording() else { return try body() }
         let id = bt_new_scope_id()
-        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: file, line: line)
+        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: .literal(file), line: line)
         defer { TraceRecorder.scopeEnded(id: id) }
         return try $currentScope.withValue(id) { try body() }
         #else
@@ -78,10 +78,17 @@ public enum BindTrace {
         _ name: String, file: StaticString = #fileID, line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
+        try await scope(name, site: .literal(file), line: line, isolation: isolation, body)
+    }
+
+    /// The asynchronous scope, begun at a site given as a literal or as text.
+    private static func scope<T>(
+        _ name: String, site: ScopeFile, line: UInt, isolation: isolated (any Actor)?, _ body: () async throws -> T
+    ) async rethrows -> T {
         #if Tracing
         guard bt_is_recording() else { return try await body() }
         let id = bt_new_scope_id()
-        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: file, line: line)
+        TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: site, line: line)
         defer { TraceRecorder.scopeEnded(id: id) }
         return try await $currentScope.withValue(id) { try await body() }
         #else
@@ -150,11 +157,26 @@ public enum BindTrace {
         _ name: String = "capture", file: StaticString = #fileID, line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
     ) async rethrows -> Recording? {
+        try await capture(name, site: .literal(file), line: line, isolation: isolation, body)
+    }
+
+    /// ``capture(_:file:line:isolation:_:)`` begun at a `#fileID` given as text: a test framework's
+    /// source location, so that "scope begins here" names the user's test, not the framework.
+    package static func capture(
+        _ name: String, fileID: String, line: Int, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Void
+    ) async rethrows -> Recording? {
+        try await capture(name, site: .text(fileID), line: UInt(clamping: max(line, 0)), isolation: isolation, body)
+    }
+
+    private static func capture(
+        _ name: String, site: ScopeFile, line: UInt, isolation: isolated (any Actor)?, _ body: () async throws -> Void
+    ) async rethrows -> Recording? {
         #if Tracing
         let session = TraceRecorder.beginCapture()
         var scopeID: UInt64 = 0
         do {
-            try await scope(name, file: file, line: line) {
+            try await scope(name, site: site, line: line, isolation: isolation) {
                 scopeID = currentScope
                 try await body()
             }
@@ -201,6 +223,16 @@ public enum BindTrace {
     }
 
     /// Runs `body` in the scope of `token`, as if it ran where the token was taken.
+    ///
+    /// The one line for work no wrapper fits — an `Operation` subclass takes the token when it is
+    /// made and runs `main()` in it:
+    ///
+    /// ```swift
+    /// final class Upload: Operation, @unchecked Sendable {
+    ///     private let scope = BindTrace.currentScopeToken     // taken where the operation is made
+    ///     override func main() { BindTrace.withScope(scope) { … } }
+    /// }
+    /// ```
     @discardableResult
     public static func withScope<T>(_ token: ScopeToken, _ body: () throws -> T) rethrows -> T {
         #if Tracing
@@ -210,12 +242,51 @@ public enum BindTrace {
         #endif
     }
 
-    /// `body`, wrapped to run in the caller's current scope wherever and whenever it is called.
+    /// Runs the asynchronous `body` in the scope of `token`: for a `Task.detached`, which inherits
+    /// no task-local value.
+    ///
+    /// ```swift
+    /// let scope = BindTrace.currentScopeToken
+    /// Task.detached { await BindTrace.withScope(scope) { await viewModel.refresh() } }
+    /// ```
+    @discardableResult
+    public static func withScope<T>(
+        _ token: ScopeToken, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        #if Tracing
+        try await $currentScope.withValue(token.id) { try await body() }
+        #else
+        try await body()
+        #endif
+    }
+
+    /// `body`, wrapped to run in the caller's current scope wherever and whenever it is called:
+    /// `queue.addOperation(…)`, `Thread(block: …)`, `Thread.detachNewThread(…)`, `RunLoop.perform(…)`,
+    /// `DispatchQueue.async(execute: …)`.
     ///
     /// - Complexity: O(1); the wrapper costs one task-local write per call.
     public static func inheritingScope(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let token = currentScopeToken
         return { withScope(token, body) }
+    }
+
+    /// `body`, wrapped to run in the caller's current scope: for callbacks that take an argument,
+    /// such as a `Timer`'s block.
+    ///
+    /// ```swift
+    /// Timer.scheduledTimer(withTimeInterval: 1, repeats: true, block: BindTrace.inheritingScope { _ in tick() })
+    /// ```
+    public static func inheritingScope<Argument>(
+        _ body: @escaping @Sendable (Argument) -> Void
+    ) -> @Sendable (Argument) -> Void {
+        let token = currentScopeToken
+        return { argument in withScope(token) { body(argument) } }
+    }
+
+    /// Where a scope begins: a `#fileID` literal, or a test framework's, handed over as text.
+    enum ScopeFile {
+        case literal(StaticString)
+        case text(String)
     }
 
     /// A trace recorded in memory by ``BindTrace/capture(_:file:line:_:)``.

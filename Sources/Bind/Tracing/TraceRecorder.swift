@@ -356,11 +356,15 @@ enum TraceRecorder {
         }
     }
 
-    static func scopeBegan(id: UInt64, parent: UInt64, name: String, file: StaticString, line: UInt) {
+    static func scopeBegan(id: UInt64, parent: UInt64, name: String, file: BindTrace.ScopeFile, line: UInt) {
         withLock { state in
             guard state.streamOpen else { return }
             let nameID = state.intern(name)
-            let fileID = state.intern(file)
+            let fileID =
+                switch file {
+                case .literal(let file): state.intern(file)
+                case .text(let file): state.intern(file)
+                }
             state.append(.scopeBegin(id: id, parent: parent, name: nameID, file: fileID, line: UInt64(line)))
         }
     }

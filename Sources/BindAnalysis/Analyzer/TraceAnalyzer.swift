@@ -12,6 +12,8 @@ public struct AnalysisResult: Sendable {
     /// The graph at the end of the trace, or right after ``AnalysisOptions/stateAt`` when set
     /// (empty when the trace has no such event).
     public var state: GraphState
+    /// What could not be judged and may matter (``AnalysisNote``): never a finding.
+    public var notes: [AnalysisNote] = []
 }
 
 /// Analyses a whole trace in one call: read, replay, judge.
@@ -114,6 +116,7 @@ public enum TraceAnalyzer {
         let finalState = state ?? (replay.options.stateAt == nil ? replay.snapshot() : GraphState())
         return AnalysisResult(
             findings: findings, traceErrors: replay.errors, warnings: warnings,
-            summary: replay.summary(isComplete: isComplete, findings: findings), state: finalState)
+            summary: replay.summary(isComplete: isComplete, findings: findings), state: finalState,
+            notes: replay.notes)
     }
 }

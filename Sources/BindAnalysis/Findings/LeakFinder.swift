@@ -36,6 +36,23 @@ import BindTraceModel
 /// on — an abandoned subscription. An Output alive at exit is an app's normal state: not reported.
 struct LeakFinder {
     let replay: Replay
+    /// The latest bind of each target from each line still bound at the end, for targets whose
+    /// bindings went with their Outputs (``isReplacedWithItsOutput(_:)``).
+    private let latestLiveBind: [BindingGroup.Key: UInt64]
+
+    init(replay: Replay) {
+        self.replay = replay
+        var latest: [BindingGroup.Key: UInt64] = [:]
+        if !replay.releasedWithOutput.isEmpty {
+            for subscription in replay.subscriptionTable.values {
+                guard let target = subscription.targetKey else { continue }
+                let key = BindingGroup.Key(target: target, site: subscription.siteKey)
+                guard replay.releasedWithOutput[key] != nil else { continue }
+                latest[key] = max(latest[key] ?? 0, subscription.boundAt)
+            }
+        }
+        latestLiveBind = latest
+    }
 
     private enum Reason {
         case scope(ScopeNode)
@@ -83,9 +100,13 @@ struct LeakFinder {
         let groups = LeakedGroups(leaked: leakedOutputs(), replay: replay)
         let reported = reportedRoots(groups)
         var findings: [Finding] = []
-        if replay.options.kinds.contains(.leakedOutput) {
-            findings += outputFindings(
+        if replay.options.kinds.contains(.leakedOutput) || replay.options.kinds.contains(.retainCycle) {
+            let alive = outputFindings(
                 leaked: groups.leaked, members: groups.members, reported: reported, together: groups.leakedTogether)
+            // One line, one finding: a line that also left Outputs alive at the end is reported once.
+            let sites = Set(alive.map(\.site))
+            let late = replay.lateOutputLeaks.values.sorted { $0.first.releasedAt < $1.first.releasedAt }
+            findings += alive + late.map(lateOutputFinding).filter { !sites.contains($0.site) }
         }
         if replay.options.kinds.contains(.leakedSubscription) {
             findings += subscriptionFindings(outside: groups, reported: reported)
@@ -188,12 +209,16 @@ struct LeakFinder {
         var findings: [Finding] = []
         for subscription in replay.subscriptionTable.values where subscription.inFocus && !subscription.isInternal {
             if let rootID = groups.rootOfOutput[subscription.output], reported[rootID] != nil { continue }
-            guard !isReportedElsewhere(subscription), isAbandoned(subscription),
+            guard !isReportedElsewhere(subscription), isAbandoned(subscription), !subscription.diesWithItsOutput,
+                !isReplacedWithItsOutput(subscription),
                 let why = reason(subscription.scope, preexisting: subscription.isPreexisting)
             else { continue }
             findings.append(subscriptionFinding(subscription, reason: why))
         }
         for late in replay.lateLeaks where !isReportedElsewhere(late.node) {
+            // A binding to a derived Output reported as leaked is that Output's finding.
+            if late.node.outputNode?.outlivedItsScope == true { continue }
+            if isReplacedWithItsOutput(late.node) { continue }
             findings.append(lateFinding(late.node, deliveries: late.deliveries, duration: late.duration))
         }
         return mergedBySite(findings)
@@ -227,9 +252,23 @@ struct LeakFinder {
                     others: (members[rootID] ?? []).filter { $0 !== root.node }.sorted { $0.id < $1.id },
                     subscriptions: reported[rootID]!.sorted { $0.id < $1.id }))
         }
-        for rootIDs in cyclesByScope.values {
+        for (scopeKey, rootIDs) in cyclesByScope {
             let roots = rootIDs.compactMap { leaked[$0]?.node }
             guard let first = rootIDs.first.flatMap({ leaked[$0] }) else { continue }
+            // Closures that the owner of another scope's cycle holds (bound in that scope, to Outputs
+            // of this one) are that cycle's doing: fixing it releases them. Not a cycle of its own.
+            let keepers = rootIDs.flatMap { id in
+                (reported[id] ?? []).filter { subscription in
+                    roots.contains { isKeeper(subscription, of: $0, reason: first.reason) }
+                }
+            }
+            let heldByAnotherCycle =
+                !keepers.isEmpty
+                && keepers.allSatisfy { keeper in
+                    guard let scope = keeper.scope?.endedScope else { return false }
+                    return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
+                }
+            if heldByAnotherCycle { continue }
             findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
         }
         return mergedBySite(findings)
@@ -291,7 +330,9 @@ struct LeakFinder {
         }
         let closureSites = Set(closures.map(\.site))
         let isExit = if case .exit = reason { true } else { false }
-        let culprit = closureSites.count == 1 && !isExit ? closures.first : nil
+        // The trace cannot see captures: with closures from several lines, the first bound is named
+        // and the others are listed to check (docs/analysis.md).
+        let culprit = isExit ? nil : closures.first
         let names = outputs.prefix(4).map(\.narrated).joined(separator: ", ") + (outputs.count > 4 ? ", …" : "")
         var message: String
         if outputs.count == 1 {
@@ -305,16 +346,16 @@ struct LeakFinder {
             message +=
                 ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
-                + " strongly (use [weak self], or unbind it when the owner goes away)"
-            related += outputs.map {
-                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+                + " strongly (a method reference, self without [weak self], a Relay bound back to its owner): "
+                + "capture weakly, or unbind it when the owner goes away"
+            if closureSites.count > 1 {
+                message +=
+                    "; \(Narrator.count(UInt64(closureSites.count - 1), "other line")) also bind closures that "
+                    + "can hold the owner: check them too"
             }
-        } else if !closures.isEmpty && !isExit {
-            message +=
-                ": a closure bound to them keeps their owner alive (a retain cycle); look for one that captures its "
-                + "owner strongly"
-            related += outputs.dropFirst().map {
-                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+            related += outputs.map {
+                Finding.Related(
+                    site: $0.site, note: "\($0.narrated) is created here, with the owner the closure keeps alive")
             }
         } else {
             message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
@@ -324,15 +365,38 @@ struct LeakFinder {
         }
         for subscription in subscriptions where subscription !== culprit {
             let note =
-                subscription.target == nil && culprit == nil && !isExit
+                closures.contains(where: { $0 === subscription }) && subscription.site != culprit?.site
                 ? "a closure bound to \(subscription.outputName) here (does it capture its owner?)"
                 : "still bound to \(subscription.outputName) here"
             related.append(Finding.Related(site: subscription.site, note: note))
         }
         related += scopeNote(reason)
         return Finding(
-            kind: .leakedOutput, message: message, site: culprit?.site ?? outputs[0].site, related: related,
-            outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+            kind: culprit == nil ? .leakedOutput : .retainCycle, message: message,
+            site: culprit?.site ?? outputs[0].site,
+            related: related, outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+    }
+
+    /// A derived Output its outer source kept alive well after its scope ended, released before the
+    /// trace did: the leak ended, but it existed, and ran, while it lasted.
+    private func lateOutputFinding(_ leaks: (first: LateOutputLeak, count: Int)) -> Finding {
+        let leak = leaks.first
+        let node = leak.node
+        let sources = node.incoming.filter { $0.role == .operator }.map(\.source)
+        let message =
+            "\(node.narrated) is created in scope '\(leak.scope.name)' and outlived it by "
+            + "\(Narrator.count(leak.events, "event")) (\(Narrator.duration(nanoseconds: leak.duration))), more than "
+            + "the scope's own work, kept alive by its source, having received \(Narrator.count(node.updateCount, "update")) "
+            + "in all, until it was released at event #\(leak.releasedAt) "
+            + "(derive it once, where its source is owned, or bind to the source directly)"
+            + (leaks.count > 1 ? " (\(leaks.count) times from this line)" : "")
+        var related: [Finding.Related] = []
+        if let site = leak.scope.site {
+            related.append(Finding.Related(site: site, note: "scope '\(leak.scope.name)' begins here"))
+        }
+        return Finding(
+            kind: .leakedOutput, message: message, site: node.site, related: related, outputs: [node.id] + sources,
+            event: leak.releasedAt)
     }
 
     // MARK: - Subscriptions
@@ -353,7 +417,7 @@ struct LeakFinder {
             message = "\(what) bound to \(outputName) is still bound at exit"
         }
         if replay.recordsHandles {
-            message += ", and nothing can unbind it: its Subscription was released"
+            message += ", and nothing can unbind it: " + handleLoss(subscription)
         }
         if let mark = subscription.updatesAtAbandon, let output = subscription.outputNode, output.updateCount > mark {
             message += "; it received \(Narrator.count(output.updateCount - mark, "update")) since"
@@ -372,7 +436,7 @@ struct LeakFinder {
         if let scope { message += " in scope '\(scope.name)'" }
         message +=
             " outlived its scope by \(Narrator.duration(nanoseconds: duration)) and "
-            + "\(Narrator.count(deliveries, "update")) (nothing could unbind it: its Subscription was released), "
+            + "\(Narrator.count(deliveries, "update")) (nothing could unbind it: \(handleLoss(subscription))), "
             + "until \(outputName) was released: keep the Subscription and unbind it when its owner goes away"
         var related: [Finding.Related] = []
         if let output = subscription.outputNode {
@@ -384,6 +448,27 @@ struct LeakFinder {
         return Finding(
             kind: .leakedSubscription, message: message, site: subscription.site, related: related,
             outputs: [subscription.output], subscriptions: [subscription.id], event: subscription.unboundAt ?? 0)
+    }
+
+    /// A Binder binding of a target whose bindings from this line go with their Output, each replaced
+    /// by the next (a cell replacing the row view model it owns, the old one taking its binding
+    /// along): an ended one that a later one replaced, or the current one after such a replacement.
+    private func isReplacedWithItsOutput(_ subscription: SubscriptionNode) -> Bool {
+        guard let target = subscription.targetKey else { return false }
+        let key = BindingGroup.Key(target: target, site: subscription.siteKey)
+        guard let releases = replay.releasedWithOutput[key] else { return false }
+        if let ended = subscription.unboundAt { return releases.last > ended || latestLiveBind[key] ?? 0 > ended }
+        return releases.first < subscription.boundAt
+    }
+
+    /// How the binding lost the handle that could unbind it: dropped, or held by a container that was
+    /// released (releasing a `SubscriptionContainer` does not unbind, as in the published Bind).
+    private func handleLoss(_ subscription: SubscriptionNode) -> String {
+        guard subscription.container != 0, let count = replay.releasedContainers[subscription.container] else {
+            return "its Subscription was released"
+        }
+        return "its container's owner (the cell, the screen) was released with "
+            + "\(Narrator.count(UInt64(count), "subscription")) still bound; empty the container in `deinit`"
     }
 
     /// One finding per site and kind: the first, with the count of the others.

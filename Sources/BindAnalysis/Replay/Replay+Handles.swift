@@ -22,6 +22,8 @@ extension Replay {
         recordsHandles = true
         guard let node = self.subscription(id: subscription), node.handleReleasedAt == nil else { return }
         node.handleReleasedAt = sequence
+        // Still bound, held by a container: the container itself was released without being emptied.
+        if node.container != 0 { releasedContainers[node.container, default: 0] += 1 }
         if node.scope?.endedScope != nil { markAbandoned(node, time: time) }
     }
 }

@@ -74,12 +74,35 @@ public final class Replay {
     /// Abandoned subscriptions that kept receiving values after their scope ended, until their
     /// Output was released (``LeakFinder`` reports them with those still bound at the end).
     @exclusivity(unchecked) var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
+    /// Derived Outputs an outer source kept alive after their scope ended for longer than the scope's
+    /// own work, then released before the end (``LeakFinder`` reports them as leaked Outputs): the
+    /// first of each operator line, and how many more (memory stays per line, not per Output).
+    @exclusivity(unchecked) var lateOutputLeaks: [SiteKey: (first: LateOutputLeak, count: Int)] = [:]
+    /// Binder bindings no handle could end that went with their Output's release, by target and bind
+    /// line: the first and last such release. A target whose binding goes with its Output each time
+    /// (a cell replacing the row view model it holds) is bound to what its owner owns.
+    @exclusivity(unchecked) var releasedWithOutput: [BindingGroup.Key: (first: UInt64, last: UInt64)] = [:]
+    /// Containers released while holding subscriptions still bound: how many each left bound.
+    @exclusivity(unchecked) var releasedContainers: [UInt64: Int] = [:]
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
     /// Set on the first such event; a trace that records them but has none may set it up front.
     @exclusivity(unchecked) package var recordsHandles = false
     /// Containers emptied after the scope that filled them ended: used once per configuration (a
     /// reused cell's bag), so what they hold now is meant to stay until their next use.
     @exclusivity(unchecked) var reusedContainers: Set<UInt64> = []
+    /// Scopes that ended lately, by id, oldest first out (at most ``endedScopeLimit``): work carried
+    /// out of a scope (a queued operation, a timer, a thread) may bind in it after it ended, and is
+    /// judged with it.
+    private var endedScopes: [UInt64: ScopeNode] = [:]
+    private var endedScopeOrder: [UInt64] = []
+    private var endedScopeCursor = 0
+    private static var endedScopeLimit: Int { 4096 }
+    private static var noteLimit: Int { 200 }
+    /// Scopes open now (placeholders not counted), and how many began on each thread.
+    @exclusivity(unchecked) private var openScopeCount = 0
+    private var openScopesByThread: [UInt32: Int] = [:]
+    /// Binds made on a thread with no scope while scoped work ran, the first of each site: notes.
+    private var unscopedBinds: [SiteKey: AnalysisNote] = [:]
     private var finished: [Finding]?
     /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
     private let looksForFeedbackCycles: Bool
@@ -106,6 +129,7 @@ public final class Replay {
         // An open scope and the subscriptions bound in it hold each other until it ends: a trace
         // that stops with scopes open would otherwise leave them behind.
         for scope in scopeTable.values { scope.subscriptions = [] }
+        for scope in endedScopes.values { scope.subscriptions = [] }
         for node in subscriptionPool { node.release() }
         for node in outputPool { node.release() }
     }
@@ -230,7 +254,7 @@ public final class Replay {
         if let finished { return finished }
         var findings: [Finding] = []
         let kinds = options.kinds
-        if kinds.contains(.leakedOutput) || kinds.contains(.leakedSubscription) {
+        if kinds.contains(.leakedOutput) || kinds.contains(.retainCycle) || kinds.contains(.leakedSubscription) {
             findings += LeakFinder(replay: self).findings()
         }
         if kinds.contains(.duplicateBinding) { findings += duplicateBindings.findings() }
@@ -363,6 +387,9 @@ public final class Replay {
         let outputReference = liveOutputReference(binding.output, of: "bound", event: event)
         let scopeReference = scopeNodeReference(binding.scope, event: event)
         let inFocus = isInFocus(scopeReference)
+        if binding.scope == 0, openScopeCount > 0, !binding.isInternal, !binding.preexisting {
+            noteUnscopedBind(binding, event: event)
+        }
         // The table takes over the node's one reference: a recycled node's, or a new one's.
         let reference: Unmanaged<SubscriptionNode>
         if let recycled = subscriptionPool.popLast() {
@@ -380,7 +407,12 @@ public final class Replay {
         subscriptionTable.insert(retained: reference, for: binding.subscription)
         reference._withUnsafeGuaranteedRef { node in
             if !binding.isInternal, let scopeReference {
-                scopeReference._withUnsafeGuaranteedRef { $0.add(node) }
+                let hasEnded = scopeReference._withUnsafeGuaranteedRef { scope in
+                    if scope.endedAt == nil { scope.add(node) }
+                    return scope.endedAt != nil
+                }
+                // Carried work binding after its scope ended: judged as the scope's end judged its own.
+                if hasEnded && !recordsHandles { markAbandoned(node, time: event.time) }
             }
             if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
         }
@@ -441,10 +473,15 @@ public final class Replay {
         if reason == .container, node.container != 0, node.scope?.endedScope != nil {
             reusedContainers.insert(node.container)
         }
+        if reason == .outputReleased, let target = node.targetKey, node.handleReleasedAt != nil {
+            let key = BindingGroup.Key(target: target, site: node.siteKey)
+            releasedWithOutput[key] = (releasedWithOutput[key]?.first ?? event.sequence, event.sequence)
+        }
         // A leak that ended late: abandoned, it kept receiving values after its scope ended until
         // its Output went away.
         if reason == .outputReleased, recordsHandles, node.handleReleasedAt != nil, node.inFocus,
-            let mark = node.updatesAtAbandon, let output = node.outputNode, output.updateCount > mark
+            let mark = node.updatesAtAbandon, let output = node.outputNode, output.updateCount > mark,
+            !node.diesWithItsOutput
         {
             let duration = output.lastUpdateTime > node.timeAtAbandon ? output.lastUpdateTime - node.timeAtAbandon : 0
             lateLeaks.append((node, output.updateCount - mark, duration))
@@ -454,6 +491,12 @@ public final class Replay {
     private func scopeEnded(_ scope: ScopeNode, event: CompactEvent) {
         scope.endedAt = event.sequence
         scope.endTime = event.time
+        if scope.isCounted {
+            openScopeCount -= 1
+            openScopesByThread[scope.thread, default: 1] -= 1
+            if openScopesByThread[scope.thread] == 0 { openScopesByThread[scope.thread] = nil }
+        }
+        rememberEnded(scope)
         var nodes: [SubscriptionNode] = []
         swap(&nodes, &scope.subscriptions)
         for node in nodes where node.unboundAt == nil {
@@ -464,6 +507,44 @@ public final class Replay {
         while let node = nodes.popLast() { recycle(node) }
         // The list's storage serves the next scope.
         if nodes.capacity <= 64 && spareSubscriptionLists.count < 64 { spareSubscriptionLists.append(nodes) }
+    }
+
+    /// Keeps `scope` findable by id for work that binds in it after it ended (the oldest goes first).
+    private func rememberEnded(_ scope: ScopeNode) {
+        if endedScopeOrder.count < Self.endedScopeLimit {
+            endedScopeOrder.append(scope.id)
+        } else {
+            let oldest = endedScopeOrder[endedScopeCursor]
+            endedScopes[oldest]?.subscriptions = []
+            endedScopes[oldest] = nil
+            endedScopeOrder[endedScopeCursor] = scope.id
+            endedScopeCursor = (endedScopeCursor + 1) % Self.endedScopeLimit
+        }
+        endedScopes[scope.id] = scope
+    }
+
+    /// A user's bind on a thread running no scope while another thread runs scoped work (in focus):
+    /// work handed to another thread without its scope, most likely. Noted once per site.
+    @inline(never)
+    private func noteUnscopedBind(_ binding: BindingRecord, event: CompactEvent) {
+        // At most `noteLimit` lines: a hostile trace cannot make notes cost more than that.
+        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil,
+            unscopedBinds.count < Self.noteLimit
+        else { return }
+        let running = scopeTable.values.filter { $0.isCounted && $0.endedAt == nil && isInFocus($0) }
+        guard let scope = running.max(by: { $0.beganAt < $1.beganAt }) else { return }
+        let message =
+            "bound on a thread that runs no trace scope while scope '\(Narrator.shortened(scope.name))' runs on "
+            + "another: if this is that scope's work, carry the scope to it (BindTrace.inheritingScope { … }, or "
+            + "BindTrace.withScope(token) { … } with a token taken where the work was handed over), or its leaks "
+            + "are not judged with it"
+        unscopedBinds[binding.site] = AnalysisNote(
+            site: symbols.site(binding.site), message: message, event: event.sequence)
+    }
+
+    /// Notes about binds that no scope judged (see ``noteUnscopedBind(_:event:)``), by site.
+    public var notes: [AnalysisNote] {
+        unscopedBinds.values.sorted { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) }
     }
 
     /// Notes the moment `node` became a leak candidate: later deliveries are counted from here.
@@ -517,6 +598,7 @@ public final class Replay {
         node.releasedAt = event.sequence
         if node.frameReferences > 0 { releasedWithOpenFrames[ObjectIdentifier(node)] = node }
         statistics.released(node)
+        noteLateOutputLeak(node, event: event)
         if node.boundCount > 0 {
             record(
                 .releasedWhileBound, event,
@@ -546,6 +628,26 @@ public final class Replay {
         recycle(node)
     }
 
+    /// A derived Output released long after its scope ended, which an outer source kept alive all
+    /// that time: longer after the scope than the scope's own work lasted (in events).
+    private func noteLateOutputLeak(_ node: OutputNode, event: CompactEvent) {
+        guard node.hasOuterSource, node.inFocus, !node.usedOutsideScope, let scope = node.scope?.endedScope,
+            scope.isCounted, let endedAt = scope.endedAt
+        else { return }
+        let after = event.sequence - endedAt
+        guard after > endedAt - scope.beganAt else { return }
+        node.outlivedItsScope = true
+        if let existing = lateOutputLeaks[node.siteKey] {
+            lateOutputLeaks[node.siteKey] = (existing.first, existing.count + 1)
+            return
+        }
+        let leak = LateOutputLeak(
+            node: node, scope: scope, events: after,
+            duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
+            releasedAt: event.sequence)
+        lateOutputLeaks[node.siteKey] = (leak, 1)
+    }
+
     /// Keeps `node`, released, for a later creation when nothing else refers to it: no subscription,
     /// open frame (``releasedWithOpenFrames`` holds those), finding or table. Else releases it.
     @inline(__always)
@@ -569,7 +671,11 @@ public final class Replay {
             return true
         }
         guard isNew else { return }
-        derivedReference._withUnsafeGuaranteedRef { $0.incoming.append(edge) }
+        let sourceScope = sourceReference._withUnsafeGuaranteedRef { $0.scope }
+        derivedReference._withUnsafeGuaranteedRef { derived in
+            derived.incoming.append(edge)
+            if let scope = derived.scope, !scope.contains(sourceScope) { derived.hasOuterSource = true }
+        }
         if looksForStructuralCycles {
             structuralCycles.check(edge, replay: self, sequence: event.sequence)
         }
@@ -626,11 +732,19 @@ public final class Replay {
         if let replaced = scopeTable[id] {
             record(.reusedScopeID, event, "scope \(id) ('\(name)') begins again while open")
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
+            if replaced.isCounted {
+                openScopeCount -= 1
+                openScopesByThread[replaced.thread, default: 1] -= 1
+            }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
         let scope = ScopeNode(
             id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
             inFocus: options.focusScope == id || parentNode?.inFocus == true)
+        scope.isCounted = true
+        scope.thread = event.thread
+        openScopeCount += 1
+        openScopesByThread[event.thread, default: 0] += 1
         if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
         scopeTable[id] = scope
     }
@@ -669,6 +783,8 @@ public final class Replay {
     private func scopeNodeReference(_ id: UInt64, event: CompactEvent) -> Unmanaged<ScopeNode>? {
         guard id != 0 else { return nil }
         if let scope = scopeTable.reference(id) { return scope }
+        // Held by the ring of ended scopes: valid as long as a table entry would be.
+        if let ended = endedScopes[id] { return Unmanaged.passUnretained(ended) }
         return addPlaceholderScope(id)
     }
 

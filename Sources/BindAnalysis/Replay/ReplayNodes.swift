@@ -120,6 +120,11 @@ final class OutputNode {
     @exclusivity(unchecked) var outgoing: [EdgeState] = []
     /// The flatMap whose current inner Output this is (0: none).
     @exclusivity(unchecked) var innerOf: UInt64 = 0
+    /// Derived from an Output its own scope did not make (an outer scope's, the app's): that source
+    /// holds it as long as the source lives.
+    @exclusivity(unchecked) var hasOuterSource = false
+    /// Released long after its scope ended, kept by its outer source (``Replay/lateOutputLeaks``).
+    @exclusivity(unchecked) var outlivedItsScope = false
 
     /// - Parameter scope: retained by the caller for the node, which takes the retain over.
     init(
@@ -155,6 +160,8 @@ final class OutputNode {
         frameReferences = 0
         removeEdges()
         innerOf = 0
+        hasOuterSource = false
+        outlivedItsScope = false
     }
 
     /// Empties its edge lists, keeping their storage. (Popping a handful of edges costs a tenth of
@@ -321,6 +328,10 @@ final class ScopeNode {
     /// The time the scope ended (0 while open).
     var endTime: UInt64 = 0
     let inFocus: Bool
+    /// Whether the trace shows it begin (not a placeholder for one begun before the recording).
+    var isCounted = false
+    /// The thread it began on.
+    var thread: UInt32 = 0
     // Unchecked: the replay is single-threaded and never re-enters a scope's bookkeeping; the
     // dynamic checks cost a bind more than the append.
     /// User subscriptions bound directly in this scope (some may be unbound since; compacted).
@@ -426,4 +437,26 @@ struct Frame {
 
     /// The Output updated or bound to (`nil` when the trace never created it).
     var output: OutputNode? { outputReference?.takeUnretainedValue() }
+}
+
+/// A derived Output that outlived its scope, held by an outer source, and was released before the
+/// trace ended (``Replay/lateOutputLeaks``).
+struct LateOutputLeak {
+    let node: OutputNode
+    let scope: ScopeNode
+    /// Events between the scope's end and the release.
+    let events: UInt64
+    /// Nanoseconds between the scope's end and the release.
+    let duration: UInt64
+    /// The release's sequence number.
+    let releasedAt: UInt64
+}
+
+extension SubscriptionNode {
+    /// Bound to an Output its own scope made and nobody else's work used: the binding and its Output
+    /// are owned together (a cell's binding to the row view model it made), and go together.
+    var diesWithItsOutput: Bool {
+        guard let output = outputNode, let scope, output.scope === scope else { return false }
+        return !output.usedOutsideScope && !output.hasOuterSource
+    }
 }

@@ -124,6 +124,7 @@ struct SARIFReport {
         switch kind {
         case .leakedSubscription: "A subscription outlived the scope that bound it."
         case .leakedOutput: "An Output outlived the scope that created it."
+        case .retainCycle: "A bound closure captures its Output's owner strongly: none of them is released."
         case .duplicateBinding: "The same Output is bound several times to the same target from one line."
         case .danglingBinder: "A Binder still receives values after its target is gone."
         case .feedbackCycle: "An Output was updated again while its own update was propagating."

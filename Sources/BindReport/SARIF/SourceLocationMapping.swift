@@ -4,7 +4,8 @@
 /// relative to the repository. The default maps `App/Cell.swift` to `Sources/App/Cell.swift`
 /// (SwiftPM's layout); ``modulePaths`` overrides it per module (`"AppTests": "Tests/AppTests"`), and
 /// ``sourceRootURI`` (the command line's `--source-root`) is recorded as the base the paths are
-/// relative to, under ``uriBaseID``.
+/// relative to, under ``uriBaseID``. A module not mapped whose name ends in `Tests` is a test target,
+/// under `Tests/` (SwiftPM's layout for test targets), so findings in tests name a path that exists.
 ///
 /// ```swift
 /// var sources = SourceLocationMapping(sourceRootURI: "file:///src/app/")
@@ -35,7 +36,8 @@
         let parts = fileID.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else { return percentEncoded(fileID) }
         let module = String(parts[0])
-        let directory = modulePaths[module] ?? (defaultParent.isEmpty ? module : "\(defaultParent)/\(module)")
+        let parent = module.hasSuffix("Tests") && defaultParent == "Sources" ? "Tests" : defaultParent
+        let directory = modulePaths[module] ?? (parent.isEmpty ? module : "\(parent)/\(module)")
         let trimmed = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return percentEncoded(trimmed.isEmpty ? String(parts[1]) : "\(trimmed)/\(parts[1])")
     }

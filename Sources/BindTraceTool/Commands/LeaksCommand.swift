@@ -14,7 +14,9 @@ struct LeaksCommand: ParsableCommand {
 
     @OptionGroup var arguments: AnalysisArguments
 
-    static let kinds: Set<Finding.Kind> = [.leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder]
+    static let kinds: Set<Finding.Kind> = [
+        .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder,
+    ]
 
     func run() throws {
         let run = try arguments.analyze(kinds: Self.kinds)

@@ -4,6 +4,7 @@ import BindAnalysis
 import BindOutput
 @_spi(Harness) import BindReport
 import BindTraceModel
+import Foundation
 
 /// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.
 struct ReportCommand: ParsableCommand {
@@ -144,6 +145,7 @@ struct ReportCommand: ParsableCommand {
 
     private func write(_ content: ReportContent) throws {
         var sources = SourceLocationMapping(sourceRootURI: sourceRoot)
+        sources.modulePaths = PackageLayout.testTargetPaths(root: packageRoot)
         for mapping in modulePaths {
             let parts = mapping.split(separator: "=", maxSplits: 1)
             sources.modulePaths[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
@@ -154,6 +156,13 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw ToolFailure("\(error)")
         }
+    }
+
+    /// The package the report is about: `--source-root` when it is a local `file://` URI, else the
+    /// current directory (CI runs `bind-trace report` at the package's root).
+    private var packageRoot: String {
+        guard let sourceRoot, sourceRoot.hasPrefix("file://") else { return FileManager.default.currentDirectoryPath }
+        return String(sourceRoot.dropFirst("file://".count)).removingPercentEncoding ?? sourceRoot
     }
 
     /// One report for the traces of a whole run: figures summed, one row per trace, the first

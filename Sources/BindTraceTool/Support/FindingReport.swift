@@ -82,6 +82,23 @@ struct FindingReport {
                         }
                     })
             ),
+            // Binds no scope could judge (docs/analysis.md, "Scopes across threads"): never findings.
+            (
+                "notes",
+                .array(
+                    run.traces.flatMap { trace in
+                        trace.result.notes.map {
+                            .object([
+                                ("file", .string(trace.path)),
+                                (
+                                    "site",
+                                    .object([("file", .string($0.site.file)), ("line", .uint(UInt64($0.site.line)))])
+                                ),
+                                ("message", .string($0.message)), ("event", .uint($0.event)),
+                            ])
+                        }
+                    })
+            ),
         ])
     }
 
@@ -176,10 +193,14 @@ extension TraceRun {
 }
 
 extension AnalysisResult {
-    /// Prints warnings and trace errors to standard error, one line each.
+    /// Prints warnings, notes and trace errors to standard error, one line each.
     func reportProblems(path: String) {
         for warning in warnings {
             StandardError.write("bind-trace: \(path): warning: \(warning)")
+        }
+        // Notes are not findings (they fail no gate): shown beside the trace's other remarks.
+        for note in notes {
+            StandardError.write("bind-trace: \(path): \(note.compilerStyle)")
         }
         for error in traceErrors.prefix(20) {
             StandardError.write("bind-trace: \(path): inconsistent trace: \(error)")

@@ -33,7 +33,7 @@ final class ProfileScreen {
         viewModel.bio.bind(to: bioLabel.binding[\.text]).add(to: bag)
         viewModel.isFollowing.bind(to: followToggle.binding[\.isOn]).add(to: bag)
         if capturesSelf {
-            viewModel.followers.bind { self.shownFollowers = $0 }.add(to: bag)  // expect: leaked-output
+            viewModel.followers.bind { self.shownFollowers = $0 }.add(to: bag)  // expect: retain-cycle
         } else {
             viewModel.followers.bind { [weak self] in self?.shownFollowers = $0 }.add(to: bag)
         }
