@@ -70,6 +70,9 @@ public enum JSONLines {
             object.add("container", container)
         case .handleReleased(let subscription):
             object.add("subscription", subscription)
+        case .calledAt(let event, let site):
+            object.add("event", event)
+            object.add("site", site.description)
         }
         return object.text + "}"
     }

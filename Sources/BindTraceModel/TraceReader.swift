@@ -65,6 +65,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var stringsHandedOut = 1
     /// Each distinct text once: a string defined again under another id shares the first one's storage.
     private var distinctStrings: [String: Int] = [:]
+    /// Call sites by id (`site` records; 0 = none), in definition order like strings.
+    private var sites: [SourceSite] = [SourceSite(file: "", line: 0)]
     @exclusivity(unchecked) private var sequence: UInt64 = 0
     @exclusivity(unchecked) private var ticks: UInt64 = 0
     @exclusivity(unchecked) private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
@@ -251,7 +253,7 @@ public final class TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: range.lowerBound, end: range.upperBound)
         // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
         switch tag {
-        case .clock, .string, .thread, .end, .lost:
+        case .clock, .string, .thread, .end, .lost, .site:
             let record: TraceRecord
             do {
                 record = try TraceRecord.decode(tag, &payload)
@@ -460,6 +462,13 @@ public final class TraceReader {
             thread = UInt32(index)
             let name = try string(nameID, at: recordOffset)
             if !name.isEmpty { threadNames[thread] = name }
+        case .site(let id, let file, let line):
+            guard id == UInt64(sites.count) else {
+                throw .malformedRecord(
+                    offset: recordOffset, tag: tagByte,
+                    reason: "site \(id) defined out of order (expected \(sites.count))")
+            }
+            sites.append(try site(file, line, at: recordOffset))
         case .end:
             isComplete = true
         case .lost(let count):
@@ -522,7 +531,7 @@ public final class TraceReader {
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
-        case .update, .fire, .scopeBegin, .mark, .label:
+        case .update, .fire, .scopeBegin, .mark, .label, .calledAt:
             batch.details.append(try kind(of: event, at: offset))
             return .detailed(batch.details.count - 1)
         }
@@ -577,6 +586,17 @@ public final class TraceReader {
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription):
             return .handleReleased(subscription: subscription)
+        case .calledAt(let back, let site):
+            guard back != 0, back < sequence else {
+                throw .malformedRecord(
+                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue,
+                    reason: "call site of event \(back) back, before the trace's first event")
+            }
+            guard site != 0, site < UInt64(sites.count) else {
+                throw .malformedRecord(
+                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(site)")
+            }
+            return .calledAt(event: sequence - back, site: sites[Int(site)])
         }
     }
 

@@ -36,6 +36,7 @@ struct BindTraceCommand: ParsableCommand {
             SummaryCommand.self,
             GraphCommand.self,
             ReportCommand.self,
+            WhyCommand.self,
         ]
     )
 

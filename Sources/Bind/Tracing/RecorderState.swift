@@ -475,6 +475,20 @@ struct RecorderState {
         return id
     }
 
+    /// Writes where the root update or fire numbered `event` was called: the site defined first if
+    /// this stream has not seen it, then a `calledAt` event referring to it.
+    mutating func appendCalledAt(event: UInt64, file: StaticString, line: UInt) {
+        let fileID = intern(file)
+        var defined: TraceRecord?
+        let site = strings.siteID(file: fileID, line: UInt64(line)) { defined = $0 }
+        if let defined { appendRecord(defined) }
+        let own = takeSequence()
+        let record = TraceRecord.event(delta: 0, .calledAt(back: own &- event, site: site))
+        write(own, maximumLength: record.maximumEncodedLength) { base, delta in
+            TraceRecord.event(delta: delta, .calledAt(back: own &- event, site: site)).encode(at: base)
+        }
+    }
+
     mutating func intern(_ type: Any.Type) -> UInt64 {
         var defined: TraceRecord?
         let id = strings.id(of: type) { defined = $0 }

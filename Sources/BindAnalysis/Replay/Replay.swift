@@ -218,6 +218,9 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
+        case .calledAt:
+            // Where a root update was called: for `why`; it changes nothing that is alive.
+            break
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).

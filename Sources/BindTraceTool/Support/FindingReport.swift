@@ -41,6 +41,7 @@ struct FindingReport {
                 out.line("    \(related.site.file):\(related.site.line): note: \(related.note)")
             }
             if several { out.line("    note: \(Self.seenIn(merged, of: run.traces.count))") }
+            if let why = Self.whyCommand(merged) { out.line("    note: explain it: \(why)") }
         }
         let events = run.traces.reduce(UInt64(0)) { $0 + $1.result.summary.events }
         let subject = several ? "\(run.traces.count) traces" : run.traces[0].path
@@ -55,6 +56,11 @@ struct FindingReport {
             let total = failing.count == 1 ? "1 finding" : "\(failing.count) findings"
             out.line("bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(events) events\(known)")
         }
+    }
+
+    /// The `bind-trace why` command line for the finding's event in the first trace that saw it.
+    static func whyCommand(_ merged: MergedFinding) -> String? {
+        merged.traces.first.flatMap { merged.finding.whyCommand(trace: $0) }
     }
 
     /// `seen in 2 of 5 traces: app-12.trace, app-13.trace`.
@@ -111,6 +117,7 @@ struct FindingReport {
             ("fingerprint", .string(merged.fingerprint)),
             ("baselined", .bool(baseline?.contains(merged) == true)),
             ("traces", .array(merged.traces.map { .string($0) })),
+            ("why", Self.whyCommand(merged).map { .string($0) } ?? .null),
         ]
         return .object(members)
     }
