@@ -13,12 +13,13 @@ public struct Finding: Hashable, Sendable {
         case danglingBinder = "dangling-binder"
         case feedbackCycle = "feedback-cycle"
         case structuralCycle = "structural-cycle"
+        case glitch
 
         /// How serious the kind is, for `--fail-on`.
         public var severity: Severity {
             switch self {
             case .feedbackCycle, .structuralCycle: .error
-            case .leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder: .warning
+            case .leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder, .glitch: .warning
             }
         }
 
@@ -44,6 +45,10 @@ public struct Finding: Hashable, Sendable {
                     + "each other, which loops or stops only by luck."
             case .structuralCycle:
                 "Derived Outputs depend on each other in a circle."
+            case .glitch:
+                "One update reached a combine or merge through two paths, so it delivered twice: first one new "
+                    + "input with a stale other (an inconsistent value its subscribers acted on), then the final "
+                    + "value. Derive one value from the source instead of combining two of its derivations."
             }
         }
 

@@ -60,9 +60,10 @@ enum LeakCheck {
         return outcome
     }
 
-    /// The one place that asks the analysis for findings: those of the capture's own scope.
+    /// The one place that asks the analysis for findings: those of the capture's own scope. A
+    /// glitch is a propagation's shape, not a leak: `bind-trace check` reports it, this check does not.
     static func findings(in recording: BindTrace.Recording) throws(TraceReadError) -> [Finding] {
-        try TraceAnalyzer.findings(in: recording, scope: recording.scope)
+        try TraceAnalyzer.findings(in: recording, scope: recording.scope).filter { $0.kind != .glitch }
     }
 
     /// The line a finding is reported at, with its related sites and explanation.

@@ -19,7 +19,7 @@ enum CorpusPrograms {
     /// Every program of the corpus.
     static let all: [any CorpusProgram.Type] = [
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
-        TabsApp.self, AccountApp.self, GalleryApp.self,
+        TabsApp.self, AccountApp.self, GalleryApp.self, SignUpApp.self,
     ]
 }
 

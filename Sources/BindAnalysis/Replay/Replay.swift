@@ -68,6 +68,7 @@ public final class Replay {
     @exclusivity(unchecked) var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
 
     @exclusivity(unchecked) var feedbackCycles = FeedbackCycleFinder()
+    @exclusivity(unchecked) var glitches = GlitchFinder()
     @exclusivity(unchecked) var duplicateBindings = DuplicateBindingFinder()
     @exclusivity(unchecked) var danglingBinders = DanglingBinderFinder()
     @exclusivity(unchecked) var structuralCycles = StructuralCycleFinder()
@@ -176,6 +177,7 @@ public final class Replay {
             applyUnbound(subscription, reason: reason, event: event)
         case .released(let output):
             lastDepth = 0
+            glitches.released(output)
             applyReleased(output, event: event)
         case .edge(let source, let derived, let operation):
             lastDepth = 0
@@ -218,9 +220,9 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
-        case .calledAt:
-            // Where a root update was called: for `why`; it changes nothing that is alive.
-            break
+        case .calledAt(let root, let site):
+            // Where a root update was called: it changes nothing that is alive.
+            glitches.calledAt(event: root, site: site)
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
@@ -238,6 +240,7 @@ public final class Replay {
         }
         if kinds.contains(.duplicateBinding) { findings += duplicateBindings.findings() }
         if kinds.contains(.danglingBinder) { findings += danglingBinders.findings() }
+        if kinds.contains(.glitch) { findings += glitches.findings() }
         let structural = kinds.contains(.structuralCycle) ? structuralCycles.findings : []
         findings += structural
         if kinds.contains(.feedbackCycle) {
@@ -327,6 +330,13 @@ public final class Replay {
                 feedbackCycles.check(
                     reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
                     sequence: event.sequence, replay: self)
+            }
+            // A combine or merge reached again by the same root: a glitch (the stack ends at the cause).
+            if cause != nil {
+                let node = reference.takeUnretainedValue()
+                if node.kind == .combine || node.kind == .merge {
+                    glitches.updated(node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
+                }
             }
         } else {
             _ = liveOutput(output, of: eventName, event: event)

@@ -6,7 +6,7 @@ import BindTraceModel
 /// why event 42: update of 'status' (String), 3 steps from the root
 /// root #17 on thread 1 (main): update(withValue:) called at SignInSample/SignInScreen.swift:19
 ///      'email' (String): "" → "ada@example.com"
-///   ↳ #18 via map at SignInViewModel.swift:12 (operator's subscription 4)
+///   ↳ #18 on thread 1 (main) via map at SignInViewModel.swift:12 (subscription 4)
 ///      map → Bool at SignInViewModel.swift:12: "false" → "true"
 /// ```
 public enum WhyText {
@@ -14,7 +14,7 @@ public enum WhyText {
     public static func lines(_ chain: WhyChain) -> [String] {
         var lines: [String] = []
         let last = chain.steps.last
-        let what = last.map { "\($0.eventName)" + ($0.output.map { " of \($0.name)" } ?? "") } ?? "event"
+        let what = last.map { step in actionName(step) + (step.output.map { " of \($0.name)" } ?? "") } ?? "event"
         lines.append(
             "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
         if !chain.isComplete {
@@ -72,15 +72,19 @@ public enum WhyText {
         let name = step.output?.name ?? step.eventName
         switch step.action {
         case .update, .fire:
-            if step.previous != nil || step.action == .update, step.value != nil {
-                return "\(name): \(quoted(step.previous)) → \(quoted(step.value))"
-            }
-            return "\(name): \(quoted(step.value))"
+            // No earlier value recorded (the first update, or previews off): the new value alone.
+            guard let previous = step.previous else { return "\(name): \(quoted(step.value))" }
+            return "\(name): \(quoted(previous)) → \(quoted(step.value))"
         case .bind:
             return "bind to \(name), delivering its current value \(quoted(step.value))"
         case .other:
             return step.eventName + (step.output.map { " of \($0.name)" } ?? "")
         }
+    }
+
+    /// `update`, `fire`, `bind`, or the event's kind name.
+    private static func actionName(_ step: WhyStep) -> String {
+        step.action == .other ? step.eventName : step.action.rawValue
     }
 
     /// A value preview quoted and shortened, or a note that the trace has none.

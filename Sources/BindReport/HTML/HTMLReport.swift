@@ -116,6 +116,11 @@ struct HTMLReport {
                     text:
                         "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
                 )
+                if let trace = traces.first, let why = finding.whyCommand(trace: trace) {
+                    page.raw("<p class=\"note why\">Explain it: <code>")
+                    page.text(why)
+                    page.raw("</code></p>")
+                }
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")

@@ -45,6 +45,9 @@ struct SARIFReport {
             var properties: [(String, JSONValue)] = [("event", .number(Int(clamping: finding.event)))]
             if index < content.findingTraces.count {
                 properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
+                if let trace = content.findingTraces[index].first, let why = finding.whyCommand(trace: trace) {
+                    properties.append(("why", .string(why)))
+                }
             }
             if !finding.outputs.isEmpty {
                 properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) })))
@@ -128,6 +131,7 @@ struct SARIFReport {
         case .danglingBinder: "A Binder still receives values after its target is gone."
         case .feedbackCycle: "An Output was updated again while its own update was propagating."
         case .structuralCycle: "Derived Outputs depend on each other in a circle."
+        case .glitch: "One update reached a combine or merge through two paths and delivered an inconsistent value."
         }
     }
 }

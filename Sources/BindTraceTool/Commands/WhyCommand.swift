@@ -79,8 +79,8 @@ struct WhyCommand: ParsableCommand {
         return SourceSite(file: String(text[..<colon]), line: line)
     }
 
-    /// The first pass: which event the selection names (none needed for --event, which the second
-    /// pass checks).
+    /// The first pass: which event the selection names (for --event, a read up to it, to say how
+    /// many events there are when it is not there).
     private func locate(_ selection: WhySelection, in path: String) throws -> WhyTarget {
         var locator = WhyLocator(selection)
         try stream(path) { event, _ in locator.consume(event) }
