@@ -1,7 +1,8 @@
 import BindTraceModel
 
 /// Finds `glitch`: one root update reaching a combine or merge more than once in one propagation,
-/// through two or more paths (the diamond `a → b`, `a → c`, `combine(b, c)`). Every delivery but the
+/// through two or more paths that enter it by different inputs (the diamond `a → b`, `a → c`,
+/// `combine(b, c)`). Every delivery but the
 /// last carried a value made of one new input and stale others: its subscribers saw an
 /// inconsistent, intermediate value.
 ///
@@ -20,6 +21,9 @@ struct GlitchFinder {
         var lastValue: String?
         var paths: [[UInt64]]
         var pathNames: [[String]]
+        /// The Outputs that delivered to the combine: two or more make a diamond (one, reached
+        /// again, is a loop: the feedback-cycle rule's).
+        var inputs: Set<UInt64>
         /// Named when the propagation starts: the root's node may be gone when it ends.
         let rootOutput: (name: String, site: SourceSite)?
         let rootCall: SourceSite?
@@ -64,9 +68,11 @@ struct GlitchFinder {
         guard node.inFocus, let rootFrame = stack.first else { return }
         let root = rootFrame.sequence
         let path = stack.map(\.outputID) + [node.id]
+        let input = stack.last?.outputID ?? 0
         if var propagation = current[node.id], propagation.root == root {
             propagation.deliveries += 1
             propagation.lastValue = value
+            propagation.inputs.insert(input)
             if propagation.paths.count < 4 && !propagation.paths.contains(path) {
                 propagation.paths.append(path)
                 propagation.pathNames.append(names(stack, node))
@@ -77,7 +83,7 @@ struct GlitchFinder {
         if let ended = current[node.id] { judge(ended) }
         current[node.id] = Propagation(
             root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value, paths: [path],
-            pathNames: [names(stack, node)], rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
+            pathNames: [names(stack, node)], inputs: [input], rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
             rootCall: lastRootCall?.event == root ? lastRootCall?.site : nil, combine: (node.narrated, node.site))
     }
 
@@ -88,7 +94,7 @@ struct GlitchFinder {
     }
 
     private mutating func judge(_ propagation: Propagation) {
-        guard propagation.deliveries >= 2, propagation.paths.count >= 2, let root = propagation.rootOutput else {
+        guard propagation.deliveries >= 2, propagation.inputs.count >= 2, let root = propagation.rootOutput else {
             return
         }
         let combine = propagation.combine
