@@ -227,7 +227,8 @@ def seeds():
     t.record(31, [1, 1, 1])  # the update one event back was called at site 1
     t.record(31, [1, 99, 1])  # an event before the trace's first
     t.record(31, [1, 1, 7])  # an undefined site
-    t.record(30, [5, source, 41])  # a site defined out of order
+    t.record(30, [5, source, 41])  # a gap in site ids (lost with a failed write): accepted
+    t.record(30, [2, source, 42])  # a site defined out of order
     t.end()
     yield "call-sites-1.3", bytes(t.data)
 

@@ -432,6 +432,7 @@ public struct TraceGraphBuilder: Sendable {
         case .feedbackCycle: "feedback loop"
         case .structuralCycle: "structural cycle"
         case .glitch: "glitch"
+        case .redundantUpdate: "redundant updates"
         }
     }
 

@@ -61,9 +61,12 @@ enum LeakCheck {
     }
 
     /// The one place that asks the analysis for findings: those of the capture's own scope. A
-    /// glitch is a propagation's shape, not a leak: `bind-trace check` reports it, this check does not.
+    /// glitch is a propagation's shape and a redundant update wasted work, not leaks: `bind-trace
+    /// check` reports them, this check does not.
     static func findings(in recording: BindTrace.Recording) throws(TraceReadError) -> [Finding] {
-        try TraceAnalyzer.findings(in: recording, scope: recording.scope).filter { $0.kind != .glitch }
+        try TraceAnalyzer.findings(in: recording, scope: recording.scope).filter {
+            $0.kind != .glitch && $0.kind != .redundantUpdate
+        }
     }
 
     /// The line a finding is reported at, with its related sites and explanation.

@@ -65,8 +65,10 @@ public final class TraceReader {
     @exclusivity(unchecked) private var stringsHandedOut = 1
     /// Each distinct text once: a string defined again under another id shares the first one's storage.
     private var distinctStrings: [String: Int] = [:]
-    /// Call sites by id (`site` records; 0 = none), in definition order like strings.
-    private var sites: [SourceSite] = [SourceSite(file: "", line: 0)]
+    /// Call sites by id (`site` records), defined in increasing order; gaps are sites whose records
+    /// were lost with a failed write.
+    private var sites: [UInt64: SourceSite] = [:]
+    private var lastSiteID: UInt64 = 0
     @exclusivity(unchecked) private var sequence: UInt64 = 0
     @exclusivity(unchecked) private var ticks: UInt64 = 0
     @exclusivity(unchecked) private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
@@ -463,12 +465,14 @@ public final class TraceReader {
             let name = try string(nameID, at: recordOffset)
             if !name.isEmpty { threadNames[thread] = name }
         case .site(let id, let file, let line):
-            guard id == UInt64(sites.count) else {
+            // Increasing, not dense: a failed write may have lost the records of some sites.
+            guard id > lastSiteID else {
                 throw .malformedRecord(
                     offset: recordOffset, tag: tagByte,
-                    reason: "site \(id) defined out of order (expected \(sites.count))")
+                    reason: "site \(id) defined out of order (after site \(lastSiteID))")
             }
-            sites.append(try site(file, line, at: recordOffset))
+            lastSiteID = id
+            sites[id] = try site(file, line, at: recordOffset)
         case .end:
             isComplete = true
         case .lost(let count):
@@ -592,11 +596,13 @@ public final class TraceReader {
                     offset: offset, tag: TraceFormat.Tag.calledAt.rawValue,
                     reason: "call site of event \(back) back, before the trace's first event")
             }
-            guard site != 0, site < UInt64(sites.count) else {
+            if let known = sites[site] { return .calledAt(event: sequence - back, site: known) }
+            // A definition lost with a failed write (the trace has said so): the call site is unknown.
+            guard lostEvents > 0, site <= lastSiteID else {
                 throw .malformedRecord(
                     offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(site)")
             }
-            return .calledAt(event: sequence - back, site: sites[Int(site)])
+            return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
         }
     }
 

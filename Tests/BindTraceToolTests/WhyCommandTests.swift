@@ -1,3 +1,5 @@
+import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -125,6 +127,34 @@ struct WhyCommandTests {
         #expect(check.problems(["a": "one", "b": "x"], against: schema, at: "$") == ["$.a: not integer"])
         #expect(check.problems(["a": 1], against: schema, at: "$") == ["$: no member b"])
         #expect(check.problems(["a": 1, "b": "x", "c": 2], against: schema, at: "$") == ["$: unexpected member c"])
+    }
+
+    @Test("a root update from the line its Output was last updated from carries that call site forward")
+    func callSiteCarriedForward() throws {
+        // Given an Output updated from App/Form.swift:40, then again from the same line (no new
+        // calledAt: the recorder writes one only when the line changes), and a second Output never
+        // given a call site (a 1.1 trace's)
+        var writer = TraceWriter()
+        writer.thread(1, name: "main")
+        let site = SourceSite(file: "App/Form.swift", line: 3)
+        writer.event(.outputCreated(TraceEvent.OutputCreation(output: 1, kind: .output, valueType: "Int", site: site, label: "count")))
+        writer.event(.outputCreated(TraceEvent.OutputCreation(output: 2, kind: .output, valueType: "Int", site: site, label: "other")))
+        let first = writer.event(.updated(output: 1, cause: nil, preview: "1"))
+        writer.event(.calledAt(event: first, site: SourceSite(file: "App/Form.swift", line: 40)))
+        let second = writer.event(.updated(output: 1, cause: nil, preview: "2"))
+        let unknown = writer.event(.updated(output: 2, cause: nil, preview: "7"))
+        writer.end()
+        let file = try TemporaryTrace(writer.bytes)
+        defer { file.cleanUp() }
+
+        // When why explains the second update, and the other Output's
+        let carried = try Tool.run(["why", file.path, "--event", String(second)])
+        let none = try Tool.run(["why", file.path, "--event", String(unknown)])
+
+        // Then the first names the line carried forward, the second says it was not recorded
+        #expect(carried.standardOutput.contains("root #\(second) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
+        #expect(carried.standardOutput.contains("'count' (Int): \"1\" → \"2\""))
+        #expect(none.standardOutput.contains("root #\(unknown) on thread 1 (main): update(withValue:) (call site not recorded)"))
     }
 
     // MARK: - Selections that match nothing

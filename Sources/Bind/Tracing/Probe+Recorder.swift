@@ -46,6 +46,16 @@ struct UpdateSite {
     }
 
     @inlinable static func call(file: StaticString, line: UInt) -> UpdateSite { UpdateSite(file: file, line: line) }
+
+    /// The file's address, which identifies it (0 for a string without one, never `#fileID`).
+    @inlinable var fileAddress: UInt {
+        file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0
+    }
+
+    /// Whether `info`'s last recorded root update was called here: then this one needs no record.
+    @inlinable func isLastCall(of info: OutputTraceInfo) -> Bool {
+        info.lastCallLine == line && info.lastCallFile == fileAddress && fileAddress != 0
+    }
 }
 
 @usableFromInline
@@ -206,15 +216,19 @@ struct OutputProbe {
     }
 
     /// Called only while recording (see ``Probe``). An update without a preview of an Output
-    /// this recording has announced, caused by a subscription (not a root update, whose call site
-    /// is written with it), goes to the thread's ring here, inline (see
-    /// ``TraceRecorder/updated(_:preview:site:subscribers:)``); the rest takes the recording lock.
+    /// this recording has announced goes to the thread's ring here, inline (see
+    /// ``TraceRecorder/updated(_:preview:site:subscribers:)``), unless it is a root update called
+    /// from another line than the Output's last recorded one (its `calledAt` takes the lock); the
+    /// rest takes the recording lock.
     @inlinable
     mutating func updated<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview, site: UpdateSite
     ) -> DeliveryProbe {
-        if preview == nil, bt_cause_slot()!.pointee.event != 0, let info = madeInfo {
-            let event = info._withUnsafeGuaranteedRef { bt_record_update($0.announcedCell, $0.id, $0.kind == .relay) }
+        if preview == nil, let info = madeInfo {
+            let event = info._withUnsafeGuaranteedRef { info -> UInt64 in
+                guard bt_cause_slot()!.pointee.event != 0 || site.isLastCall(of: info) else { return 0 }
+                return bt_record_update(info.announcedCell, info.id, info.kind == .relay)
+            }
             if event != 0 { return DeliveryProbe(event: event) }
         }
         return updatedLocked(&subscribers, preview: preview, site: site)

@@ -221,6 +221,8 @@ struct RecorderState {
         }
         // Marked once written: a lock-free update that sees the mark takes a later number.
         output.announcedEpoch = epoch
+        // A new recording has seen no call site of it yet.
+        output.lastCallFile = 0
     }
 
     /// Writes the bind of `subscription` (given its id now if it has none) and marks it announced.
@@ -483,9 +485,14 @@ struct RecorderState {
         let site = strings.siteID(file: fileID, line: UInt64(line)) { defined = $0 }
         if let defined { appendRecord(defined) }
         let own = takeSequence()
-        let record = TraceRecord.event(delta: 0, .calledAt(back: own &- event, site: site))
-        write(own, maximumLength: record.maximumEncodedLength) { base, delta in
-            TraceRecord.event(delta: delta, .calledAt(back: own &- event, site: site)).encode(at: base)
+        // Tag, length and three varints of at most 10 bytes: written in place, like the hot events.
+        write(own, maximumLength: 32) { base, delta in
+            base[0] = TraceFormat.Tag.calledAt.rawValue
+            var count = RecordEncoder.writeVarint(delta, at: base, 2)
+            count = RecordEncoder.writeVarint(own &- event, at: base, count)
+            count = RecordEncoder.writeVarint(site, at: base, count)
+            base[1] = UInt8(count - 2)
+            return count
         }
     }
 

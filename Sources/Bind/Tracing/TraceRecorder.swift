@@ -255,8 +255,13 @@ enum TraceRecorder {
                 event = state.appendUpdate(of: output, fire: fire, cause: cause)
             }
             // A root update: no subscription's closure called it, so where the app did is the answer
-            // to "why" for everything it causes.
-            if cause.event == 0 { state.appendCalledAt(event: event, file: site.file, line: site.line) }
+            // to "why" for everything it causes. Written when the line differs from the Output's
+            // last recorded one (readers carry a call site forward, per Output).
+            if cause.event == 0 && !site.isLastCall(of: output) {
+                state.appendCalledAt(event: event, file: site.file, line: site.line)
+                output.lastCallFile = site.fileAddress
+                output.lastCallLine = site.line
+            }
             return event
         }
     }

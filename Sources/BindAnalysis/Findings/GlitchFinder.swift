@@ -54,12 +54,13 @@ struct GlitchFinder {
     private var current: [UInt64: Propagation] = [:]
     private var glitches: [Key: Glitch] = [:]
     private var order: [Key] = []
-    /// The call site of the last root update (a `calledAt` event follows its update at once).
-    private var lastRootCall: (event: UInt64, site: SourceSite)?
+    /// Each Output's last recorded root call site (the recorder writes one only when the line
+    /// changes, so it carries forward).
+    private var callSites: [UInt64: SourceSite] = [:]
 
-    /// The root update `event` was called at `site`.
-    mutating func calledAt(event: UInt64, site: SourceSite) {
-        lastRootCall = (event, site)
+    /// The root updates of `output` are called at `site` from now on.
+    mutating func calledAt(output: UInt64, site: SourceSite) {
+        callSites[output] = site
     }
 
     /// An update of the combine or merge `node`, caused through the frames `stack` (outermost first).
@@ -84,11 +85,12 @@ struct GlitchFinder {
         current[node.id] = Propagation(
             root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value, paths: [path],
             pathNames: [names(stack, node)], inputs: [input], rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
-            rootCall: lastRootCall?.event == root ? lastRootCall?.site : nil, combine: (node.narrated, node.site))
+            rootCall: rootFrame.kind == .update ? callSites[rootFrame.outputID] : nil, combine: (node.narrated, node.site))
     }
 
     /// The combine or merge `id` is gone: its last propagation is judged now.
     mutating func released(_ id: UInt64) {
+        callSites[id] = nil
         guard let propagation = current.removeValue(forKey: id) else { return }
         judge(propagation)
     }

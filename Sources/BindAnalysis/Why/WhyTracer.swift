@@ -20,6 +20,9 @@ public struct WhyTracer {
     /// The inputs of each live combine and merge.
     private var sources: [UInt64: [UInt64]] = [:]
     private var lastValue: [UInt64: String] = [:]
+    /// Each live Output's last recorded root call site: the recorder writes a `calledAt` only when
+    /// a root update comes from another line than the Output's previous one.
+    private var lastCall: [UInt64: SourceSite] = [:]
     private var frames: [UInt64: Frame] = [:]
     private var frameOrder: [UInt64] = []
     private var frameCursor = 0
@@ -43,15 +46,20 @@ public struct WhyTracer {
     public mutating func consume(_ event: TraceEvent, threadName: String?) -> Bool {
         lastSequence = event.sequence
         if reachedTarget {
-            if case .calledAt(let root, let site) = event.kind { frames[root]?.step.calledAt = site }
-            if needsCallSite(), event.sequence <= target.event + Self.callSiteLookahead { return false }
-            return true
+            // A target that is itself a root update: its own `calledAt`, if any, follows it before
+            // anything it caused on its thread (another thread's updates may come between).
+            if case .calledAt(target.event, let site) = event.kind {
+                frames[target.event]?.step.calledAt = site
+                return true
+            }
+            return event.thread == frames[target.event]?.step.thread
+                || event.sequence > target.event + Self.callSiteLookahead
         }
         apply(event, threadName: threadName)
         if event.sequence == target.event {
             if frames[event.sequence] == nil { keep(event, action: .other, output: nil, threadName) }
             reachedTarget = true
-            if !needsCallSite() { return true }
+            return !isRootCall(target.event)
         }
         return false
     }
@@ -77,18 +85,10 @@ public struct WhyTracer {
         return WhyChain(selected: target.event, steps: steps, isComplete: isComplete, deliveredTo: deliveredTo)
     }
 
-    /// Whether the chain's root is an update or fire whose call site has not been read yet.
-    private func needsCallSite() -> Bool {
-        var sequence = target.event
-        for _ in 0..<Self.keptFrames {
-            guard let frame = frames[sequence] else { return false }
-            guard let parent = frame.parent else {
-                let action = frame.step.action
-                return (action == .update || action == .fire) && frame.step.calledAt == nil
-            }
-            sequence = parent
-        }
-        return false
+    /// Whether `sequence` is a root update or fire (one that may be followed by its `calledAt`).
+    private func isRootCall(_ sequence: UInt64) -> Bool {
+        guard let frame = frames[sequence], frame.parent == nil else { return false }
+        return frame.step.action == .update || frame.step.action == .fire
     }
 
     private mutating func apply(_ event: TraceEvent, threadName: String?) {
@@ -107,11 +107,13 @@ public struct WhyTracer {
                 id: binding.subscription, output: binding.output, site: binding.site, isOperator: binding.isInternal,
                 target: binding.target)
             keep(event, action: .bind, output: binding.output, threadName, value: lastValue[binding.output])
-        case .updated(let output, _, let preview):
+        case .updated(let output, let cause, let preview):
             keep(event, action: .update, output: output, threadName, value: preview)
+            if cause == nil { frames[event.sequence]?.step.calledAt = lastCall[output] }
             if let preview { lastValue[output] = preview }
-        case .fired(let output, _, let preview):
+        case .fired(let output, let cause, let preview):
             keep(event, action: .fire, output: output, threadName, value: preview)
+            if cause == nil { frames[event.sequence]?.step.calledAt = lastCall[output] }
             if let preview { lastValue[output] = preview }
         case .unbound(let subscription, _, _):
             if event.sequence == target.event {
@@ -123,8 +125,10 @@ public struct WhyTracer {
             outputs[output] = nil
             sources[output] = nil
             lastValue[output] = nil
+            lastCall[output] = nil
         case .calledAt(let root, let site):
             frames[root]?.step.calledAt = site
+            if let output = frames[root]?.step.output?.id { lastCall[output] = site }
         default:
             if event.sequence == target.event { keep(event, action: .other, output: nil, threadName) }
         }

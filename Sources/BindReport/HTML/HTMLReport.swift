@@ -49,15 +49,19 @@ struct HTMLReport {
         switch worst {
         case .error?: page.element("span", ["class": "verdict error"], text: "errors found")
         case .warning?: page.element("span", ["class": "verdict warning"], text: "warnings found")
+        case .note?: page.element("span", ["class": "verdict note"], text: "notes only")
         case nil: page.element("span", ["class": "verdict ok"], text: "no findings")
         }
         page.raw("</h2><div class=\"figures\">")
         let errors = content.findings.filter { $0.severity == .error }.count
-        let figures =
+        let warnings = content.findings.filter { $0.severity == .warning }.count
+        var figures =
             content.summary + [
                 SummaryFigure(label: "errors", value: ReportNumber.grouped(errors)),
-                SummaryFigure(label: "warnings", value: ReportNumber.grouped(content.findings.count - errors)),
+                SummaryFigure(label: "warnings", value: ReportNumber.grouped(warnings)),
             ]
+        let notes = content.findings.count - errors - warnings
+        if notes > 0 { figures.append(SummaryFigure(label: "notes", value: ReportNumber.grouped(notes))) }
         for figure in figures {
             page.raw("<div class=\"figure\">")
             page.element("div", ["class": "value"], text: figure.value)

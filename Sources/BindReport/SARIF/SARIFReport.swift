@@ -115,6 +115,7 @@ struct SARIFReport {
         switch severity {
         case .error: "error"
         case .warning: "warning"
+        case .note: "note"
         }
     }
 
@@ -132,6 +133,7 @@ struct SARIFReport {
         case .feedbackCycle: "An Output was updated again while its own update was propagating."
         case .structuralCycle: "Derived Outputs depend on each other in a circle."
         case .glitch: "One update reached a combine or merge through two paths and delivered an inconsistent value."
+        case .redundantUpdate: "Updates delivered the value the Output already had."
         }
     }
 }

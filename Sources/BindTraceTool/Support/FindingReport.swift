@@ -1,15 +1,18 @@
 import ArgumentParser
 import BindAnalysis
 import BindOutput
+import BindReport
 import BindTraceModel
 
 /// Prints the findings of a run for editors, CI logs and scripts, and chooses the exit status:
 /// 3 when a trace could not be read whole (unless `--allow-incomplete`), else 1 when a finding not
-/// in the baseline remains, else 0.
+/// in the baseline remains that `--fail-on` counts (warnings and errors; notes only with `note`), else 0.
 struct FindingReport {
     let run: TraceRun
     var baseline: Baseline?
     var allowIncomplete = false
+    /// Which findings fail the run: by default warnings and errors, not notes.
+    var failOn: FailOn = .warning
 
     /// The findings that count against the run (not in the baseline).
     var failing: [MergedFinding] { run.findings.filter { baseline?.contains($0) != true } }
@@ -28,7 +31,7 @@ struct FindingReport {
     /// Throws the status the run ends with (see the type's summary).
     func exitStatus() throws {
         if !allowIncomplete && !run.incompleteTraces.isEmpty { throw ExitCode(3) }
-        if !failing.isEmpty { throw ExitCode(1) }
+        if failOn.fails(failing.map(\.finding)) { throw ExitCode(1) }
     }
 
     private func printText() {
