@@ -111,7 +111,9 @@ struct CallSiteTests {
         #expect(sites[root]?.file == "BindTraceModelTests/CallSiteTests.swift")
     }
 
-    @Test("a root update repeated from one line is recorded once (readers carry it forward); another line is recorded again")
+    @Test(
+        "a root update repeated from one line is recorded once (readers carry it forward); another line is recorded again"
+    )
     func definedOnce() throws {
         var loopLine: UInt = 0
         var otherLine: UInt = 0

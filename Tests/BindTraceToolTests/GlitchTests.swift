@@ -21,7 +21,8 @@ struct GlitchTests {
         #expect(run.status == 1, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         let finding = try #require(lines.first { $0.contains("glitch") })
-        #expect(finding.hasPrefix("App/Form.swift:7: warning: glitch: one update of 'email' (String) reaches 'can submit'"))
+        #expect(
+            finding.hasPrefix("App/Form.swift:7: warning: glitch: one update of 'email' (String) reaches 'can submit'"))
         #expect(finding.contains("2 times through 2 paths"))
         #expect(finding.contains("\"(true, false)\" before the final \"(true, true)\""))
         #expect(lines.contains("    App/Form.swift:40: note: the root update is called here"))
@@ -32,7 +33,10 @@ struct GlitchTests {
             lines.contains(
                 "    App/Form.swift:7: note: path 2: 'email' (String) → 'long enough' (Bool) → 'can submit' ((Bool, Bool))"
             ))
-        #expect(lines.contains { $0.contains("note: explain it: bind-trace why ") && $0.hasSuffix("--event \(trace.firstCombine)") })
+        #expect(
+            lines.contains {
+                $0.contains("note: explain it: bind-trace why ") && $0.hasSuffix("--event \(trace.firstCombine)")
+            })
     }
 
     @Test("the same graph driven so the paths never meet in one propagation has no glitch")

@@ -29,8 +29,10 @@ private func searchTrace(sameText: Bool) -> [UInt8] {
     let texts = sameText ? ["sw", "swi", "swi", "swi"] : ["sw", "swi", "swif", "swift"]
     for text in texts {
         let root = writer.event(.updated(output: 1, cause: nil, preview: text))
-        let results = writer.event(.updated(output: 2, cause: TraceCause(subscription: 1, event: root), preview: "[\(text)]"))
-        writer.event(.updated(output: 3, cause: TraceCause(subscription: 2, event: results), preview: "\(text.count) rows"))
+        let results = writer.event(
+            .updated(output: 2, cause: TraceCause(subscription: 1, event: root), preview: "[\(text)]"))
+        writer.event(
+            .updated(output: 3, cause: TraceCause(subscription: 2, event: results), preview: "\(text.count) rows"))
     }
     writer.end()
     return writer.bytes

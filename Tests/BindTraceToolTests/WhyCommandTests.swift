@@ -33,7 +33,8 @@ struct WhyCommandTests {
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "why event \(trace.secondStatus): update of 'status' (String), 4 steps from the root")
-        #expect(lines.contains("root #\(trace.root) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
+        #expect(
+            lines.contains("root #\(trace.root) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
         #expect(lines.contains("     'email' (String): \"ada@example.com\""))
         #expect(lines.contains { $0.hasPrefix("  ↳ #\(trace.secondMap) on thread 1 (main) via map at Form.swift:6") })
         #expect(lines.contains("     input 'long enough' (Bool) changed; only contributed: 'valid' (Bool) = \"true\""))
@@ -51,7 +52,8 @@ struct WhyCommandTests {
         let document = try json(run)
         #expect(document["event"] as? Int == Int(trace.firstStatus))
         #expect(
-            try chainEvents(document) == [trace.root, trace.firstMap, trace.firstCombine, trace.firstStatus].map(Int.init))
+            try chainEvents(document)
+                == [trace.root, trace.firstMap, trace.firstCombine, trace.firstStatus].map(Int.init))
     }
 
     @Test("--output LABEL --last is the default's update")
@@ -137,8 +139,12 @@ struct WhyCommandTests {
         var writer = TraceWriter()
         writer.thread(1, name: "main")
         let site = SourceSite(file: "App/Form.swift", line: 3)
-        writer.event(.outputCreated(TraceEvent.OutputCreation(output: 1, kind: .output, valueType: "Int", site: site, label: "count")))
-        writer.event(.outputCreated(TraceEvent.OutputCreation(output: 2, kind: .output, valueType: "Int", site: site, label: "other")))
+        writer.event(
+            .outputCreated(
+                TraceEvent.OutputCreation(output: 1, kind: .output, valueType: "Int", site: site, label: "count")))
+        writer.event(
+            .outputCreated(
+                TraceEvent.OutputCreation(output: 2, kind: .output, valueType: "Int", site: site, label: "other")))
         let first = writer.event(.updated(output: 1, cause: nil, preview: "1"))
         writer.event(.calledAt(event: first, site: SourceSite(file: "App/Form.swift", line: 40)))
         let second = writer.event(.updated(output: 1, cause: nil, preview: "2"))
@@ -152,14 +158,20 @@ struct WhyCommandTests {
         let none = try Tool.run(["why", file.path, "--event", String(unknown)])
 
         // Then the first names the line carried forward, the second says it was not recorded
-        #expect(carried.standardOutput.contains("root #\(second) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
+        #expect(
+            carried.standardOutput.contains(
+                "root #\(second) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
         #expect(carried.standardOutput.contains("'count' (Int): \"1\" → \"2\""))
-        #expect(none.standardOutput.contains("root #\(unknown) on thread 1 (main): update(withValue:) (call site not recorded)"))
+        #expect(
+            none.standardOutput.contains(
+                "root #\(unknown) on thread 1 (main): update(withValue:) (call site not recorded)"))
     }
 
     // MARK: - Selections that match nothing
 
-    private func expectOneLineError(_ run: Tool.Run, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectOneLineError(
+        _ run: Tool.Run, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(run.status == 2, sourceLocation: sourceLocation)
         #expect(run.standardOutput.isEmpty, sourceLocation: sourceLocation)
         let lines = run.standardError.split(separator: "\n")
@@ -222,7 +234,8 @@ struct SchemaCheck {
         if value is NSNull, let types = schema["type"] as? [String], types.contains("null") { return [] }
         var schema = schema
         if let reference = schema["$ref"] as? String, let name = reference.split(separator: "/").last,
-            let definitions = root["$defs"] as? [String: Any], let definition = definitions[String(name)] as? [String: Any]
+            let definitions = root["$defs"] as? [String: Any],
+            let definition = definitions[String(name)] as? [String: Any]
         {
             schema = definition
         }
@@ -248,7 +261,9 @@ struct SchemaCheck {
             }
         }
         if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
-            for (index, element) in array.enumerated() { found += problems(element, against: items, at: "\(path)[\(index)]") }
+            for (index, element) in array.enumerated() {
+                found += problems(element, against: items, at: "\(path)[\(index)]")
+            }
         }
         return found
     }

@@ -84,8 +84,10 @@ struct GlitchFinder {
         if let ended = current[node.id] { judge(ended) }
         current[node.id] = Propagation(
             root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value, paths: [path],
-            pathNames: [names(stack, node)], inputs: [input], rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
-            rootCall: rootFrame.kind == .update ? callSites[rootFrame.outputID] : nil, combine: (node.narrated, node.site))
+            pathNames: [names(stack, node)], inputs: [input],
+            rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
+            rootCall: rootFrame.kind == .update ? callSites[rootFrame.outputID] : nil,
+            combine: (node.narrated, node.site))
     }
 
     /// The combine or merge `id` is gone: its last propagation is judged now.

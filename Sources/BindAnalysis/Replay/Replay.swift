@@ -354,7 +354,8 @@ public final class Replay {
             if cause != nil {
                 let node = reference.takeUnretainedValue()
                 if node.kind == .combine || node.kind == .merge {
-                    glitches.updated(node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
+                    glitches.updated(
+                        node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
                 }
             }
         } else {

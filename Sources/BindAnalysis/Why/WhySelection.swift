@@ -116,8 +116,10 @@ public struct WhyLocator {
             if updatesOfMatched == 0 {
                 if case .label(let label) = match, matchedOutputs.isEmpty {
                     let nearest = Self.nearest(to: label, in: seenLabels).map { "'\(Narrator.shortened($0))'" }
-                    let known = nearest.isEmpty ? "no Output has a label" : "nearest labels: " + nearest.joined(separator: ", ")
-                    return .failure(WhySelectionError(description: "no Output is labelled \(name) (\(known); \(events) events)"))
+                    let known =
+                        nearest.isEmpty ? "no Output has a label" : "nearest labels: " + nearest.joined(separator: ", ")
+                    return .failure(
+                        WhySelectionError(description: "no Output is labelled \(name) (\(known); \(events) events)"))
                 }
                 return .failure(WhySelectionError(description: "\(name) was never updated (\(events) events)"))
             }
@@ -136,7 +138,8 @@ public struct WhyLocator {
                 return .failure(
                     WhySelectionError(
                         description:
-                            "the subscription bound at \(site) never received a value after its bind (\(events) events)"))
+                            "the subscription bound at \(site) never received a value after its bind (\(events) events)"
+                    ))
             }
             let sameFile = seenSites.filter { Self.file($0.file, matches: site.file) }.sorted().prefix(5)
             let known =
