@@ -10,8 +10,8 @@ public struct WhyChain: Hashable, Sendable {
     public var selected: UInt64
     /// The steps, root first; the last one is the selected event.
     public var steps: [WhyStep]
-    /// Whether the steps begin at the root. `false` when the root's frame was no longer kept (a
-    /// propagation of more than ``WhyTracer/keptFrames`` events) or came before the trace's start.
+    /// Whether the steps begin at the root. `false` when a cause was no longer open (a step Bind
+    /// deferred in a chain more than 128 deep) or came before the trace's start.
     public var isComplete: Bool
     /// For a selection by closure: the subscription bound at that line, which the last step's
     /// Output delivered to.

@@ -1,16 +1,17 @@
 import BindTraceModel
 
-/// The second pass of `why`: streams the events up to the selected one (and a few after it, for
-/// a root's call site) and builds its ``WhyChain``.
+/// The second pass of `why`: streams the events up to the selected one (and, for a root, the few
+/// after it that may hold its call site) and builds its ``WhyChain``.
 ///
-/// Memory stays flat: it keeps what is alive (Outputs, subscriptions, edges into combines and
-/// merges, each Output's last previewed value) and the last ``keptFrames`` updates, fires and binds
-/// with their causes, never the whole trace. A chain whose root is older than that (one
-/// propagation of more events) is returned from the oldest kept step, marked incomplete.
+/// Deliveries are synchronous, so the chain of an event is its thread's open frames when it
+/// happens: a stack per thread (an event caused by P closes every frame above P; one with no cause
+/// closes them all), as the replay keeps. Memory stays flat: what is alive (Outputs, subscriptions,
+/// the inputs of combines and merges, each Output's last previewed value and call site) and the open
+/// frames, never the trace. A cause that is no longer open (a step Bind deferred past 128 nested
+/// steps, or one from before the trace began) ends the chain there, marked incomplete.
 public struct WhyTracer {
-    /// How many recent updates, fires and binds are kept to walk a chain back through.
-    public static let keptFrames = 1 << 16
-    /// How many events after a root are read to find its call site (written right after it).
+    /// How many events after a root update are read to find its call site (written right after it,
+    /// before anything it causes on its thread; other threads' updates may come between).
     static let callSiteLookahead: UInt64 = 64
 
     public let target: WhyTarget
@@ -23,72 +24,74 @@ public struct WhyTracer {
     /// Each live Output's last recorded root call site: the recorder writes a `calledAt` only when
     /// a root update comes from another line than the Output's previous one.
     private var lastCall: [UInt64: SourceSite] = [:]
-    private var frames: [UInt64: Frame] = [:]
-    private var frameOrder: [UInt64] = []
-    private var frameCursor = 0
-    private var reachedTarget = false
-    private var lastSequence: UInt64 = 0
-    private var finished: WhyChain?
+    /// Open frames, one stack per thread (threads are few: a linear search, the last one cached).
+    private var threads: [UInt32] = []
+    private var stacks: [[Frame]] = []
+    private var built: WhyChain?
+    /// The root's thread, while the events after a root target are read for its call site.
+    private var rootThread: UInt32?
 
     public init(target: WhyTarget) {
         self.target = target
-        frameOrder.reserveCapacity(1024)
     }
 
-    /// One kept update, fire or bind: the step it will be in a chain, and the event that caused it.
+    /// One open update, fire or bind, and the step it is in a chain.
     private struct Frame {
         var step: WhyStep
-        var parent: UInt64?
+        /// The event that caused it (0: a root).
+        let parent: UInt64
     }
 
     /// Takes in the next event (`threadName`: the name of its thread, if recorded); returns `true`
     /// when the chain is complete and no further event is needed.
     public mutating func consume(_ event: TraceEvent, threadName: String?) -> Bool {
-        lastSequence = event.sequence
-        if reachedTarget {
-            // A target that is itself a root update: its own `calledAt`, if any, follows it before
-            // anything it caused on its thread (another thread's updates may come between).
+        if built != nil {
             if case .calledAt(target.event, let site) = event.kind {
-                frames[target.event]?.step.calledAt = site
+                built?.steps[0].calledAt = site
                 return true
             }
-            return event.thread == frames[target.event]?.step.thread
-                || event.sequence > target.event + Self.callSiteLookahead
+            return event.thread == rootThread || event.sequence > target.event + Self.callSiteLookahead
         }
         apply(event, threadName: threadName)
-        if event.sequence == target.event {
-            if frames[event.sequence] == nil { keep(event, action: .other, output: nil, threadName) }
-            reachedTarget = true
-            return !isRootCall(target.event)
-        }
+        guard event.sequence == target.event else { return false }
+        built = chain(at: event, threadName: threadName)
+        guard let root = built?.steps.first, built?.isComplete == true, root.event == target.event,
+            root.action == .update || root.action == .fire
+        else { return true }
+        rootThread = event.thread
         return false
     }
 
     /// The chain, once ``consume(_:threadName:)`` has seen the selected event (nil before).
-    public func chain() -> WhyChain? {
-        guard reachedTarget else { return nil }
-        var steps: [WhyStep] = []
-        var next: UInt64? = target.event
-        var isComplete = true
-        var guardCount = 0
-        while let sequence = next, guardCount <= Self.keptFrames {
-            guardCount += 1
-            guard let frame = frames[sequence] else {
-                isComplete = false
-                break
-            }
-            steps.append(frame.step)
-            next = frame.parent
-        }
-        steps.reverse()
-        let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
-        return WhyChain(selected: target.event, steps: steps, isComplete: isComplete, deliveredTo: deliveredTo)
-    }
+    public func chain() -> WhyChain? { built }
 
-    /// Whether `sequence` is a root update or fire (one that may be followed by its `calledAt`).
-    private func isRootCall(_ sequence: UInt64) -> Bool {
-        guard let frame = frames[sequence], frame.parent == nil else { return false }
-        return frame.step.action == .update || frame.step.action == .fire
+    private mutating func chain(at event: TraceEvent, threadName: String?) -> WhyChain {
+        var frames = stacks[slot(of: event.thread)]
+        if frames.last?.step.event != event.sequence {
+            // Not an update, fire or bind: its causes, then the event itself.
+            if let cause = event.kind.cause {
+                while let top = frames.last, top.step.event != cause.event { frames.removeLast() }
+            } else {
+                frames.removeAll()
+            }
+            let output: UInt64? =
+                switch event.kind {
+                case .outputCreated(let creation): creation.output
+                case .released(let output), .labeled(let output, _): output
+                case .unbound(let subscription, _, _): subscriptions[subscription]?.output
+                default: nil
+                }
+            frames.append(
+                frame(for: event, action: .other, output: output, value: nil, previous: nil, threadName: threadName))
+        }
+        // Each frame must be caused by the one below it; the bottom one must be a root.
+        var start = frames.count - 1
+        while start > 0 && frames[start].parent == frames[start - 1].step.event { start -= 1 }
+        let steps = frames[start...].map(\.step)
+        let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
+        return WhyChain(
+            selected: target.event, steps: Array(steps), isComplete: frames[start].parent == 0,
+            deliveredTo: deliveredTo)
     }
 
     private mutating func apply(_ event: TraceEvent, threadName: String?) {
@@ -97,7 +100,6 @@ public struct WhyTracer {
             outputs[creation.output] = WhyOutput(
                 id: creation.output, kind: creation.kind, valueType: creation.valueType, site: creation.site,
                 label: creation.label)
-            if event.sequence == target.event { keep(event, action: .other, output: creation.output, threadName) }
         case .labeled(let output, let label):
             outputs[output]?.label = label
         case .edge(let source, let derived, let operation):
@@ -106,43 +108,63 @@ public struct WhyTracer {
             subscriptions[binding.subscription] = WhySubscription(
                 id: binding.subscription, output: binding.output, site: binding.site, isOperator: binding.isInternal,
                 target: binding.target)
-            keep(event, action: .bind, output: binding.output, threadName, value: lastValue[binding.output])
-        case .updated(let output, let cause, let preview):
-            keep(event, action: .update, output: output, threadName, value: preview)
-            if cause == nil { frames[event.sequence]?.step.calledAt = lastCall[output] }
+            open(event, action: .bind, output: binding.output, value: lastValue[binding.output], threadName)
+        case .updated(let output, _, let preview):
+            open(event, action: .update, output: output, value: preview, threadName)
             if let preview { lastValue[output] = preview }
-        case .fired(let output, let cause, let preview):
-            keep(event, action: .fire, output: output, threadName, value: preview)
-            if cause == nil { frames[event.sequence]?.step.calledAt = lastCall[output] }
+        case .fired(let output, _, let preview):
+            open(event, action: .fire, output: output, value: preview, threadName)
             if let preview { lastValue[output] = preview }
         case .unbound(let subscription, _, _):
-            if event.sequence == target.event {
-                keep(event, action: .other, output: subscriptions[subscription]?.output, threadName)
-            }
-            subscriptions[subscription] = nil
+            // The target's chain names it: dropped after the target only.
+            if event.sequence != target.event { subscriptions[subscription] = nil }
         case .released(let output):
-            if event.sequence == target.event { keep(event, action: .other, output: output, threadName) }
-            outputs[output] = nil
-            sources[output] = nil
-            lastValue[output] = nil
-            lastCall[output] = nil
+            if event.sequence != target.event {
+                outputs[output] = nil
+                sources[output] = nil
+                lastValue[output] = nil
+                lastCall[output] = nil
+            }
         case .calledAt(let root, let site):
-            frames[root]?.step.calledAt = site
-            if let output = frames[root]?.step.output?.id { lastCall[output] = site }
+            // Written before the root's deliveries: its frame is its thread's innermost.
+            let index = slot(of: event.thread)
+            if let top = stacks[index].last, top.step.event == root {
+                stacks[index][stacks[index].count - 1].step.calledAt = site
+                if let output = top.step.output?.id { lastCall[output] = site }
+            }
         default:
-            if event.sequence == target.event { keep(event, action: .other, output: nil, threadName) }
+            break
         }
     }
 
-    /// Keeps the event as a frame, its hop from its cause worked out now (while what it names is alive).
-    private mutating func keep(
-        _ event: TraceEvent, action: WhyStep.Action, output: UInt64?, _ threadName: String?, value: String? = nil
+    /// Opens the frame of an update, fire or bind on its thread, closing those its cause says ended.
+    private mutating func open(
+        _ event: TraceEvent, action: WhyStep.Action, output: UInt64, value: String?, _ threadName: String?
     ) {
+        let index = slot(of: event.thread)
+        let cause = event.kind.cause
+        if let cause {
+            while let top = stacks[index].last, top.step.event != cause.event { stacks[index].removeLast() }
+        } else {
+            stacks[index].removeAll(keepingCapacity: true)
+        }
+        var frame = frame(
+            for: event, action: action, output: output, value: value,
+            previous: action == .update ? lastValue[output] : nil, threadName: threadName)
+        if cause == nil && action != .bind { frame.step.calledAt = lastCall[output] }
+        stacks[index].append(frame)
+    }
+
+    /// The frame of `event`, its hop from its cause worked out now (while what it names is alive).
+    private func frame(
+        for event: TraceEvent, action: WhyStep.Action, output: UInt64?, value: String?, previous: String?,
+        threadName: String?
+    ) -> Frame {
         let cause = event.kind.cause
         var step = WhyStep(
             event: event.sequence, action: action, eventName: event.kind.name, thread: event.thread,
             threadName: threadName, time: event.time, output: output.flatMap { outputs[$0] }, value: value,
-            previous: action == .update ? output.flatMap { lastValue[$0] } : nil)
+            previous: previous)
         if let cause {
             let subscription = subscriptions[cause.subscription]
             let derived = output.flatMap { outputs[$0] }
@@ -160,13 +182,14 @@ public struct WhyTracer {
                 subscription: subscription, subscriptionID: cause.subscription,
                 operator: isOperator && action != .bind ? derived?.kind : nil, contributors: contributors)
         }
-        frames[event.sequence] = Frame(step: step, parent: cause?.event)
-        if frameOrder.count < Self.keptFrames {
-            frameOrder.append(event.sequence)
-        } else {
-            frames[frameOrder[frameCursor]] = nil
-            frameOrder[frameCursor] = event.sequence
-            frameCursor = (frameCursor + 1) % Self.keptFrames
-        }
+        return Frame(step: step, parent: cause?.event ?? 0)
+    }
+
+    /// The index of `thread`'s stack, made on first use.
+    private mutating func slot(of thread: UInt32) -> Int {
+        if let index = threads.lastIndex(of: thread) { return index }
+        threads.append(thread)
+        stacks.append([])
+        return threads.count - 1
     }
 }
