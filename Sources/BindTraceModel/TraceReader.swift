@@ -472,7 +472,12 @@ public final class TraceReader {
                     reason: "site \(id) defined out of order (after site \(lastSiteID))")
             }
             lastSiteID = id
-            sites[id] = try site(file, line, at: recordOffset)
+            // Its file's string may have been lost with a failed write (the trace has said so).
+            if file >= UInt64(strings.count) && lostEvents > 0 {
+                sites[id] = SourceSite(file: "?", line: UInt(truncatingIfNeeded: line))
+            } else {
+                sites[id] = try site(file, line, at: recordOffset)
+            }
         case .end:
             isComplete = true
         case .lost(let count):

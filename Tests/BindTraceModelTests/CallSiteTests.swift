@@ -63,20 +63,21 @@ struct CallSiteTests {
     func rootUpdates() throws {
         // Given an Output, a Relay and an empty Output, each bound
         var lines: [UInt] = []
-        let recording = try #require(
-            BindTrace.capture("root updates") {
-                let name = Output<String>(value: "").labeled("call site name")
-                let tapped = Relay<Void>()
-                tapped.labeled("call site tapped")
-                let count = Output<Int>().labeled("call site count")
-                name.bind { _ in }
-                tapped.bind { _ in }
-                count.bind { _ in }
-                // When each is updated by the app
-                name.update(withValue: "Ada"); lines.append(#line)
-                tapped.fire(); lines.append(#line)
-                count.initial(3); lines.append(#line)
-            })
+        // Not inside `#require(…)`: a macro's argument reads `#line` as the macro's own line.
+        let captured = BindTrace.capture("root updates") {
+            let name = Output<String>(value: "").labeled("call site name")
+            let tapped = Relay<Void>()
+            tapped.labeled("call site tapped")
+            let count = Output<Int>().labeled("call site count")
+            name.bind { _ in }
+            tapped.bind { _ in }
+            count.bind { _ in }
+            // When each is updated by the app
+            name.update(withValue: "Ada"); lines.append(#line)
+            tapped.fire(); lines.append(#line)
+            count.initial(3); lines.append(#line)
+        }
+        let recording = try #require(captured)
         let events = try ownEvents(of: recording)
         let sites = callSites(in: events)
 
@@ -93,15 +94,15 @@ struct CallSiteTests {
 
     @Test("an update made inside a subscription's closure is explained by its cause: no call site")
     func causedUpdatesCarryNone() throws {
-        let recording = try #require(
-            BindTrace.capture("caused updates") {
-                let source = Output<Int>(value: 0).labeled("call site source")
-                let copy = Output<Int>(value: 0).labeled("call site copy")
-                let doubled = source.map { $0 * 2 }.labeled("call site doubled")
-                source.bind { copy.update(withValue: $0) }
-                doubled.bind { _ in }
-                source.update(withValue: 4)
-            })
+        let captured = BindTrace.capture("caused updates") {
+            let source = Output<Int>(value: 0).labeled("call site source")
+            let copy = Output<Int>(value: 0).labeled("call site copy")
+            let doubled = source.map { $0 * 2 }.labeled("call site doubled")
+            source.bind { copy.update(withValue: $0) }
+            doubled.bind { _ in }
+            source.update(withValue: 4)
+        }
+        let recording = try #require(captured)
         let events = try ownEvents(of: recording)
         let sites = callSites(in: events)
         let caused = updates(of: "call site copy", in: events) + updates(of: "call site doubled", in: events)
@@ -117,13 +118,13 @@ struct CallSiteTests {
     func definedOnce() throws {
         var loopLine: UInt = 0
         var otherLine: UInt = 0
-        let recording = try #require(
-            BindTrace.capture("one site") {
-                let counter = Output<Int>(value: 0).labeled("call site counter")
-                counter.bind { _ in }
-                for value in 1...50 { counter.update(withValue: value) }; loopLine = #line
-                counter.update(withValue: 0); otherLine = #line
-            })
+        let captured = BindTrace.capture("one site") {
+            let counter = Output<Int>(value: 0).labeled("call site counter")
+            counter.bind { _ in }
+            for value in 1...50 { counter.update(withValue: value) }; loopLine = #line
+            counter.update(withValue: 0); otherLine = #line
+        }
+        let recording = try #require(captured)
         // Other tests record at the same time: count the definitions of this file's loop line only.
         var strings: [UInt64: String] = [:]
         var definitions = 0
@@ -143,6 +144,7 @@ struct CallSiteTests {
         #expect(sites[updates[0]] == SourceSite(file: file, line: loopLine))
         #expect(updates[1..<50].allSatisfy { sites[$0] == nil }, "the same line again: carried forward")
         #expect(sites[updates[50]] == SourceSite(file: file, line: otherLine))
+        #expect(loopLine != otherLine)
         #expect(definitions == 1, "one definition, referred to by id")
     }
 }

@@ -61,7 +61,7 @@ struct TraceFormatTests {
         let events = try TraceReader(bytes: trace.bytes).readAll()
         #expect(events[1].kind == .calledAt(event: first, site: site))
         #expect(events[3].kind == .calledAt(event: second, site: site))
-        #expect(JSONLines.line(for: events[1]).contains(#""event":1,"site":"App/Model.swift:40""#))
+        #expect(JSONLines.line(for: events[1]).contains(#""root":1,"site":"App/Model.swift:40""#))
 
         // And a site defined out of order, or named but never defined, stops the reader
         var outOfOrder = TraceWriter()

@@ -14,7 +14,8 @@ public struct WhyTracer {
     /// before anything it causes on its thread; other threads' updates may come between).
     static let callSiteLookahead: UInt64 = 64
 
-    public let target: WhyTarget
+    /// The events to explain, by sequence number.
+    public let targets: [UInt64: WhyTarget]
 
     private var outputs: [UInt64: WhyOutput] = [:]
     private var subscriptions: [UInt64: WhySubscription] = [:]
@@ -27,12 +28,23 @@ public struct WhyTracer {
     /// Open frames, one stack per thread (threads are few: a linear search, the last one cached).
     private var threads: [UInt32] = []
     private var stacks: [[Frame]] = []
-    private var built: WhyChain?
-    /// The root's thread, while the events after a root target are read for its call site.
-    private var rootThread: UInt32?
+    /// The chains built so far, by selected event.
+    public private(set) var chains: [UInt64: WhyChain] = [:]
+    /// Targets that are root updates, by event, with their thread: their own `calledAt`, if any,
+    /// follows them, before anything they cause on their thread (other threads' updates may come
+    /// between), and corrects a call site carried forward.
+    private var pendingRoots: [UInt64: UInt32] = [:]
+    private var lastTarget: UInt64
 
+    /// A tracer for one event (`bind-trace why`).
     public init(target: WhyTarget) {
-        self.target = target
+        self.init(targets: [target])
+    }
+
+    /// A tracer for several events in one pass (the report's folded chains).
+    public init(targets: [WhyTarget]) {
+        self.targets = Dictionary(targets.map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
+        lastTarget = targets.map(\.event).max() ?? 0
     }
 
     /// One open update, fire or bind, and the step it is in a chain.
@@ -43,29 +55,39 @@ public struct WhyTracer {
     }
 
     /// Takes in the next event (`threadName`: the name of its thread, if recorded); returns `true`
-    /// when the chain is complete and no further event is needed.
+    /// when every chain is complete and no further event is needed.
     public mutating func consume(_ event: TraceEvent, threadName: String?) -> Bool {
-        if built != nil {
-            if case .calledAt(target.event, let site) = event.kind {
-                built?.steps[0].calledAt = site
-                return true
+        if !pendingRoots.isEmpty { settleRoots(after: event) }
+        if event.sequence <= lastTarget {
+            apply(event, threadName: threadName)
+            if let target = targets[event.sequence] {
+                let chain = chain(at: event, target: target, threadName: threadName)
+                chains[event.sequence] = chain
+                if let root = chain.steps.first, chain.isComplete, root.event == event.sequence,
+                    root.action == .update || root.action == .fire
+                {
+                    pendingRoots[event.sequence] = event.thread
+                }
             }
-            return event.thread == rootThread || event.sequence > target.event + Self.callSiteLookahead
         }
-        apply(event, threadName: threadName)
-        guard event.sequence == target.event else { return false }
-        built = chain(at: event, threadName: threadName)
-        guard let root = built?.steps.first, built?.isComplete == true, root.event == target.event,
-            root.action == .update || root.action == .fire
-        else { return true }
-        rootThread = event.thread
-        return false
+        return event.sequence >= lastTarget && pendingRoots.isEmpty
     }
 
-    /// The chain, once ``consume(_:threadName:)`` has seen the selected event (nil before).
-    public func chain() -> WhyChain? { built }
+    /// The chain of the one target, once ``consume(_:threadName:)`` has seen it (nil before).
+    public func chain() -> WhyChain? { chains.values.first }
 
-    private mutating func chain(at event: TraceEvent, threadName: String?) -> WhyChain {
+    /// Gives the pending roots their own call site when `event` is it; forgets those past it.
+    private mutating func settleRoots(after event: TraceEvent) {
+        if case .calledAt(let root, let site) = event.kind, pendingRoots[root] != nil {
+            chains[root]?.steps[0].calledAt = site
+            pendingRoots[root] = nil
+        }
+        pendingRoots = pendingRoots.filter { root, thread in
+            event.thread != thread && event.sequence <= root + Self.callSiteLookahead
+        }
+    }
+
+    private mutating func chain(at event: TraceEvent, target: WhyTarget, threadName: String?) -> WhyChain {
         var frames = stacks[slot(of: event.thread)]
         if frames.last?.step.event != event.sequence {
             // Not an update, fire or bind: its causes, then the event itself.
@@ -90,7 +112,7 @@ public struct WhyTracer {
         let steps = frames[start...].map(\.step)
         let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
         return WhyChain(
-            selected: target.event, steps: Array(steps), isComplete: frames[start].parent == 0,
+            selected: event.sequence, steps: Array(steps), isComplete: frames[start].parent == 0,
             deliveredTo: deliveredTo)
     }
 
@@ -116,10 +138,10 @@ public struct WhyTracer {
             open(event, action: .fire, output: output, value: preview, threadName)
             if let preview { lastValue[output] = preview }
         case .unbound(let subscription, _, _):
-            // The target's chain names it: dropped after the target only.
-            if event.sequence != target.event { subscriptions[subscription] = nil }
+            // A target's chain names it: dropped after the target only.
+            if targets[event.sequence] == nil { subscriptions[subscription] = nil }
         case .released(let output):
-            if event.sequence != target.event {
+            if targets[event.sequence] == nil {
                 outputs[output] = nil
                 sources[output] = nil
                 lastValue[output] = nil

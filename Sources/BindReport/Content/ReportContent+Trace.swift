@@ -87,9 +87,11 @@ extension ReportContent {
         let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
         if options.includesDetails {
-            let details = try DetailPass.read(path, rows: first.timelineRows, options: options, observer: observer)
+            let details = try DetailPass.read(
+                path, rows: first.timelineRows, findings: first.findings, options: options, observer: observer)
             content.timeline = details.timeline
             content.events = details.events
+            content.findingChains = details.chains
         }
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
@@ -169,16 +171,22 @@ extension ReportContent {
         return picture
     }
 
-    /// Pass 2: the chosen Outputs' updates and the sampled event table.
+    /// Pass 2: the chosen Outputs' updates, the sampled event table and the findings' chains.
     private struct DetailPass {
         var timeline: [TimelineRow]
         var events: EventTable
+        var chains: [UInt64: [String]]
+
+        /// How many findings get their `why` chain folded into the report (the first ones shown).
+        static let explainedFindings = 50
 
         static func read(
-            _ path: String, rows chosen: [TimelineCandidates.Candidate], options: TraceReportOptions,
-            observer: TraceReadObserver?
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding],
+            options: TraceReportOptions, observer: TraceReadObserver?
         ) throws(TraceReadError) -> DetailPass {
             let reader = try TraceReader(path: path)
+            let targets = findings.prefix(explainedFindings).filter { $0.event != 0 }.map { WhyTarget(event: $0.event) }
+            var tracer = WhyTracer(targets: targets)
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
             var table = EventTable.Builder()
@@ -196,10 +204,13 @@ extension ReportContent {
                     EventRow(
                         sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
                         description: narrator.tell(event).text))
+                if !targets.isEmpty { _ = tracer.consume(event, threadName: reader.threadNames[event.thread]) }
                 count += 1
                 observer?(2, reader, count)
             }
-            return DetailPass(timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table)
+            return DetailPass(
+                timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table,
+                chains: tracer.chains.mapValues(WhyText.lines))
         }
     }
 

@@ -120,11 +120,17 @@ struct HTMLReport {
                     text:
                         "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
                 )
-                if let trace = traces.first, let why = finding.whyCommand(trace: trace) {
-                    page.raw("<p class=\"note why\">Explain it: <code>")
-                    page.text(why)
-                    page.raw("</code></p>")
-                }
+            }
+            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+                page.raw("<p class=\"note why\">Explain it: <code>")
+                page.text(why)
+                page.raw("</code></p>")
+            }
+            if let chain = content.findingChains[finding.event], content.findingTraces.count <= 1 {
+                // Folded: the chain from the app's call to the finding's event.
+                page.raw("<details class=\"why\"><summary>Why: how event \(finding.event) came about</summary><pre>")
+                page.text(chain.joined(separator: "\n"))
+                page.raw("</pre></details>")
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")

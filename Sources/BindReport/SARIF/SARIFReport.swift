@@ -45,9 +45,9 @@ struct SARIFReport {
             var properties: [(String, JSONValue)] = [("event", .number(Int(clamping: finding.event)))]
             if index < content.findingTraces.count {
                 properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
-                if let trace = content.findingTraces[index].first, let why = finding.whyCommand(trace: trace) {
-                    properties.append(("why", .string(why)))
-                }
+            }
+            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+                properties.append(("why", .string(why)))
             }
             if !finding.outputs.isEmpty {
                 properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) })))
