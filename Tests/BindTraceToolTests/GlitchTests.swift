@@ -58,3 +58,30 @@ struct GlitchTests {
         #expect(why.hasPrefix("bind-trace why ") && why.hasSuffix(" --event \(trace.firstCombine)"))
     }
 }
+
+@Suite("the report explains each finding with its why chain")
+struct WhyInReportTests {
+    @Test("the HTML report folds the chain of the glitch's event, and SARIF names its why command")
+    func foldedChain() throws {
+        // Given the diamond's trace
+        let trace = DiamondTrace()
+        let file = try TemporaryTrace(trace.bytes)
+        let out = try TemporaryDirectory()
+        defer {
+            file.cleanUp()
+            out.cleanUp()
+        }
+
+        // When a report is written
+        let run = try Tool.run("report", file.path, "-o", out.path, "--fail-on", "none")
+
+        // Then the glitch's article holds the command line and the chain, root first, folded
+        #expect(run.status == 0, "\(run.standardError)")
+        let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
+        #expect(html.contains("Explain it: <code>bind-trace why "))
+        #expect(html.contains("<details class=\"why\"><summary>Why: how event \(trace.firstCombine) came about"))
+        #expect(html.contains("root #\(trace.root) on thread 1 (main): update(withValue:) called at App/Form.swift:40"))
+        let sarif = String(decoding: try out.contents("findings.sarif"), as: UTF8.self)
+        #expect(sarif.contains("--event \(trace.firstCombine)"))
+    }
+}
