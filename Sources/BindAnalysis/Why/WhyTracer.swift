@@ -47,21 +47,34 @@ public struct WhyTracer {
         lastTarget = targets.map(\.event).max() ?? 0
     }
 
-    /// One open update, fire or bind, and the step it is in a chain.
+    /// One open update, fire or bind: numbers, and strings only when the trace has values, so
+    /// opening and closing one costs no reference counting; named when a chain is built.
     private struct Frame {
-        var step: WhyStep
+        let event: UInt64
         /// The event that caused it (0: a root).
         let parent: UInt64
+        let action: WhyStep.Action
+        let output: UInt64
+        let causeSubscription: UInt64
+        let thread: UInt32
+        let time: UInt64
+        let value: String?
+        let previous: String?
+        var calledAt: SourceSite?
+        /// For a combine or merge reached through an operator: its other inputs and their values then.
+        var contributors: [(output: UInt64, value: String?)] = []
+        /// The event's kind name, for an event that is not an update, fire or bind.
+        var otherName: String?
     }
 
     /// Takes in the next event (`threadName`: the name of its thread, if recorded); returns `true`
     /// when every chain is complete and no further event is needed.
-    public mutating func consume(_ event: TraceEvent, threadName: String?) -> Bool {
+    public mutating func consume(_ event: TraceEvent, threadName: @autoclosure () -> String?) -> Bool {
         if !pendingRoots.isEmpty { settleRoots(after: event) }
         if event.sequence <= lastTarget {
-            apply(event, threadName: threadName)
+            apply(event)
             if let target = targets[event.sequence] {
-                let chain = chain(at: event, target: target, threadName: threadName)
+                let chain = chain(at: event, target: target, threadName: threadName())
                 chains[event.sequence] = chain
                 if let root = chain.steps.first, chain.isComplete, root.event == event.sequence,
                     root.action == .update || root.action == .fire
@@ -89,34 +102,62 @@ public struct WhyTracer {
 
     private mutating func chain(at event: TraceEvent, target: WhyTarget, threadName: String?) -> WhyChain {
         var frames = stacks[slot(of: event.thread)]
-        if frames.last?.step.event != event.sequence {
+        if frames.last?.event != event.sequence {
             // Not an update, fire or bind: its causes, then the event itself.
             if let cause = event.kind.cause {
-                while let top = frames.last, top.step.event != cause.event { frames.removeLast() }
+                while let top = frames.last, top.event != cause.event { frames.removeLast() }
             } else {
                 frames.removeAll()
             }
-            let output: UInt64? =
+            let output: UInt64 =
                 switch event.kind {
                 case .outputCreated(let creation): creation.output
                 case .released(let output), .labeled(let output, _): output
-                case .unbound(let subscription, _, _): subscriptions[subscription]?.output
-                default: nil
+                case .unbound(let subscription, _, _): subscriptions[subscription]?.output ?? 0
+                default: 0
                 }
-            frames.append(
-                frame(for: event, action: .other, output: output, value: nil, previous: nil, threadName: threadName))
+            var frame = frame(
+                for: event, cause: event.kind.cause, action: .other, output: output, value: nil, previous: nil)
+            frame.otherName = event.kind.name
+            frames.append(frame)
         }
         // Each frame must be caused by the one below it; the bottom one must be a root.
         var start = frames.count - 1
-        while start > 0 && frames[start].parent == frames[start - 1].step.event { start -= 1 }
-        let steps = frames[start...].map(\.step)
+        while start > 0 && frames[start].parent == frames[start - 1].event { start -= 1 }
+        let steps = frames[start...].map { step(of: $0, threadName: $0.thread == event.thread ? threadName : nil) }
         let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
         return WhyChain(
-            selected: event.sequence, steps: Array(steps), isComplete: frames[start].parent == 0,
-            deliveredTo: deliveredTo)
+            selected: event.sequence, steps: steps, isComplete: frames[start].parent == 0, deliveredTo: deliveredTo)
     }
 
-    private mutating func apply(_ event: TraceEvent, threadName: String?) {
+    /// The step a frame is in a chain, named with what is alive now (the chain's Outputs and
+    /// subscriptions are: they are delivering).
+    private func step(of frame: Frame, threadName: String?) -> WhyStep {
+        let name: String =
+            switch frame.action {
+            case .update: "updated"
+            case .fire: "fired"
+            case .bind: "bound"
+            case .other: frame.otherName ?? "event"
+            }
+        var step = WhyStep(
+            event: frame.event, action: frame.action, eventName: name, thread: frame.thread, threadName: threadName,
+            time: frame.time, output: outputs[frame.output], value: frame.value, previous: frame.previous,
+            calledAt: frame.calledAt)
+        if frame.parent != 0 {
+            let subscription = subscriptions[frame.causeSubscription]
+            let isOperator = subscription?.isOperator ?? false
+            step.via = WhyHop(
+                subscription: subscription, subscriptionID: frame.causeSubscription,
+                operator: isOperator && frame.action != .bind ? outputs[frame.output]?.kind : nil,
+                contributors: frame.contributors.compactMap { input in
+                    outputs[input.output].map { WhyContributor(output: $0, value: input.value) }
+                })
+        }
+        return step
+    }
+
+    private mutating func apply(_ event: TraceEvent) {
         switch event.kind {
         case .outputCreated(let creation):
             outputs[creation.output] = WhyOutput(
@@ -130,12 +171,12 @@ public struct WhyTracer {
             subscriptions[binding.subscription] = WhySubscription(
                 id: binding.subscription, output: binding.output, site: binding.site, isOperator: binding.isInternal,
                 target: binding.target)
-            open(event, action: .bind, output: binding.output, value: lastValue[binding.output], threadName)
-        case .updated(let output, _, let preview):
-            open(event, action: .update, output: output, value: preview, threadName)
+            open(event, cause: binding.cause, action: .bind, output: binding.output, value: lastValue[binding.output])
+        case .updated(let output, let cause, let preview):
+            open(event, cause: cause, action: .update, output: output, value: preview)
             if let preview { lastValue[output] = preview }
-        case .fired(let output, _, let preview):
-            open(event, action: .fire, output: output, value: preview, threadName)
+        case .fired(let output, let cause, let preview):
+            open(event, cause: cause, action: .fire, output: output, value: preview)
             if let preview { lastValue[output] = preview }
         case .unbound(let subscription, _, _):
             // A target's chain names it: dropped after the target only.
@@ -150,9 +191,9 @@ public struct WhyTracer {
         case .calledAt(let root, let site):
             // Written before the root's deliveries: its frame is its thread's innermost.
             let index = slot(of: event.thread)
-            if let top = stacks[index].last, top.step.event == root {
-                stacks[index][stacks[index].count - 1].step.calledAt = site
-                if let output = top.step.output?.id { lastCall[output] = site }
+            if let top = stacks[index].last, top.event == root {
+                stacks[index][stacks[index].count - 1].calledAt = site
+                lastCall[top.output] = site
             }
         default:
             break
@@ -160,51 +201,41 @@ public struct WhyTracer {
     }
 
     /// Opens the frame of an update, fire or bind on its thread, closing those its cause says ended.
+    /// Frames are compared in place (a copy of one costs a retain per string it may hold).
     private mutating func open(
-        _ event: TraceEvent, action: WhyStep.Action, output: UInt64, value: String?, _ threadName: String?
+        _ event: TraceEvent, cause: TraceCause?, action: WhyStep.Action, output: UInt64, value: String?
     ) {
         let index = slot(of: event.thread)
-        let cause = event.kind.cause
         if let cause {
-            while let top = stacks[index].last, top.step.event != cause.event { stacks[index].removeLast() }
+            while !stacks[index].isEmpty && stacks[index][stacks[index].count - 1].event != cause.event {
+                stacks[index].removeLast()
+            }
         } else {
             stacks[index].removeAll(keepingCapacity: true)
         }
         var frame = frame(
-            for: event, action: action, output: output, value: value,
-            previous: action == .update ? lastValue[output] : nil, threadName: threadName)
-        if cause == nil && action != .bind { frame.step.calledAt = lastCall[output] }
+            for: event, cause: cause, action: action, output: output, value: value,
+            previous: action == .update && value != nil ? lastValue[output] : nil)
+        if cause == nil && action != .bind { frame.calledAt = lastCall[output] }
         stacks[index].append(frame)
     }
 
-    /// The frame of `event`, its hop from its cause worked out now (while what it names is alive).
-    private func frame(
-        for event: TraceEvent, action: WhyStep.Action, output: UInt64?, value: String?, previous: String?,
-        threadName: String?
+    /// The frame of `event`; a combine's or merge's other inputs are noted now, with their values
+    /// then. Mutating only so that calling it never copies the tracer.
+    private mutating func frame(
+        for event: TraceEvent, cause: TraceCause?, action: WhyStep.Action, output: UInt64, value: String?,
+        previous: String?
     ) -> Frame {
-        let cause = event.kind.cause
-        var step = WhyStep(
-            event: event.sequence, action: action, eventName: event.kind.name, thread: event.thread,
-            threadName: threadName, time: event.time, output: output.flatMap { outputs[$0] }, value: value,
+        var frame = Frame(
+            event: event.sequence, parent: cause?.event ?? 0, action: action, output: output,
+            causeSubscription: cause?.subscription ?? 0, thread: event.thread, time: event.time, value: value,
             previous: previous)
-        if let cause {
-            let subscription = subscriptions[cause.subscription]
-            let derived = output.flatMap { outputs[$0] }
-            let isOperator = subscription?.isOperator ?? false
-            var contributors: [WhyContributor] = []
-            if isOperator, let derived, derived.kind == .combine || derived.kind == .merge {
-                let changed = subscription?.output
-                for source in sources[derived.id] ?? [] where source != changed {
-                    if let input = outputs[source] {
-                        contributors.append(WhyContributor(output: input, value: lastValue[source]))
-                    }
-                }
-            }
-            step.via = WhyHop(
-                subscription: subscription, subscriptionID: cause.subscription,
-                operator: isOperator && action != .bind ? derived?.kind : nil, contributors: contributors)
+        if let cause, !sources.isEmpty, let inputs = sources[output],
+            let subscription = subscriptions[cause.subscription], subscription.isOperator
+        {
+            frame.contributors = inputs.filter { $0 != subscription.output }.map { ($0, lastValue[$0]) }
         }
-        return Frame(step: step, parent: cause?.event ?? 0)
+        return frame
     }
 
     /// The index of `thread`'s stack, made on first use.

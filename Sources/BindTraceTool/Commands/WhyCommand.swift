@@ -83,7 +83,7 @@ struct WhyCommand: ParsableCommand {
     /// many events there are when it is not there).
     private func locate(_ selection: WhySelection, in path: String) throws -> WhyTarget {
         var locator = WhyLocator(selection)
-        try stream(path) { event, _ in locator.consume(event) }
+        _ = try stream(path) { event in locator.consume(event) }
         switch locator.result() {
         case .success(let target): return target
         case .failure(let error): throw ToolFailure("\(path): \(error)")
@@ -93,25 +93,44 @@ struct WhyCommand: ParsableCommand {
     /// The second pass: reads up to the selected event and builds its chain.
     private func trace(_ target: WhyTarget, in path: String) throws -> WhyChain {
         var tracer = WhyTracer(target: target)
-        try stream(path) { event, threadName in tracer.consume(event, threadName: threadName) }
-        guard let chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
+        let threadNames = try stream(path) { event in tracer.consume(event, threadName: nil) }
+        guard var chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
+        // Named once the reading thread is done with the reader (see `stream`).
+        for index in chain.steps.indices { chain.steps[index].threadName = threadNames[chain.steps[index].thread] }
         return chain
     }
 
-    /// Reads `path`'s events into `consume` until it returns true or the trace ends.
-    private func stream(_ path: String, _ consume: (TraceEvent, String?) -> Bool) throws {
-        do {
+    /// Reads `path`'s events into `consume` until it returns true or the trace ends, decoding on a
+    /// second thread as `check` does; returns the threads' names, read once that thread is done.
+    private func stream(_ path: String, _ consume: (TraceEvent) -> Bool) throws(ToolFailure) -> [UInt32: String] {
+        do throws(TraceReadError) {
             let reader = try TraceReader(path: path)
             let progress = ProgressLine(path: path, mode: traces.progress)
-            var count: UInt64 = 0
-            while let event = try reader.next() {
-                count += 1
-                progress.update(bytesRead: reader.bytesRead, events: count)
-                if consume(event, reader.threadNames[event.thread]) { break }
-            }
+            try read(reader, progress: progress, consume)
             progress.finish()
+            return reader.threadNames
         } catch {
             throw ToolFailure(path: path, error)
+        }
+    }
+
+    /// The reading loop of ``stream(_:_:)``: its read-ahead (and the decoding thread, which owns
+    /// the reader until then) is gone when it returns.
+    private func read(_ reader: TraceReader, progress: ProgressLine, _ consume: (TraceEvent) -> Bool)
+        throws(TraceReadError)
+    {
+        let readAhead = TraceReadAhead(reader)
+        var strings = DefinedStrings()
+        var count: UInt64 = 0
+        while let batch = readAhead.next() {
+            strings.take(batch)
+            for index in 0..<batch.count {
+                count += 1
+                if consume(strings.event(in: batch, at: index)) { return }
+            }
+            progress.update(bytesRead: batch.bytesRead, events: count)
+            if let failure = batch.failure { throw failure }
+            readAhead.recycle(batch)
         }
     }
 }
