@@ -167,6 +167,46 @@ struct WhyCommandTests {
                 "root #\(unknown) on thread 1 (main): update(withValue:) (call site not recorded)"))
     }
 
+    // MARK: - Hostile traces
+
+    @Test("a chain deeper than the frames kept per thread is shown from where it is kept, marked incomplete")
+    func deepChain() throws {
+        // Given 120,000 updates, each caused by the one before (only a hostile trace nests so deep)
+        var writer = TraceWriter()
+        writer.thread(1)
+        var previous = writer.event(.updated(output: 1, cause: nil, preview: nil))
+        for _ in 1..<120_000 {
+            previous = writer.event(
+                .updated(output: 1, cause: TraceCause(subscription: 1, event: previous), preview: nil))
+        }
+        writer.end()
+        let file = try TemporaryTrace(writer.bytes)
+        defer { file.cleanUp() }
+
+        // When the last one is explained
+        let run = try Tool.run(["why", file.path, "--event", String(previous), "--format", "json"])
+
+        // Then it answers, from the frames it kept, and says the chain is incomplete
+        #expect(run.status == 0, "\(run.standardError)")
+        let document = try json(run)
+        #expect(document["complete"] as? Bool == false)
+        let steps = try chainEvents(document)
+        #expect(steps.last == Int(previous))
+        #expect(steps.count < 120_000 && steps.count >= 50_000)
+    }
+
+    @Test("a call site that names an undefined site is corruption: exit 2, one line naming the file")
+    func undefinedSite() throws {
+        var writer = TraceWriter()
+        let root = writer.event(.updated(output: 1, cause: nil, preview: nil))
+        writer.raw(tag: 31, fields: [1, writer.sequence + 1 - root, 7])
+        writer.end()
+        let file = try TemporaryTrace(writer.bytes)
+        defer { file.cleanUp() }
+        let run = try Tool.run(["why", file.path, "--event", "1"])
+        expectOneLineError(run, containing: ["undefined call site 7"])
+    }
+
     // MARK: - Selections that match nothing
 
     private func expectOneLineError(

@@ -19,8 +19,8 @@ public enum WhyText {
             "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
         if !chain.isComplete {
             lines.append(
-                "(earlier steps are not in the trace: the root came before its start, or Bind deferred a "
-                    + "step of a chain more than 128 deep)")
+                "(earlier steps are not in the trace: the root came before its start, Bind deferred a step "
+                    + "of a chain more than 128 deep, or the chain is over \(WhyTracer.maximumDepth) deep)")
         }
         for (index, step) in chain.steps.enumerated() {
             lines.append(header(of: step, isRoot: index == 0 && chain.isComplete))

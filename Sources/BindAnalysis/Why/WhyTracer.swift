@@ -13,6 +13,9 @@ public struct WhyTracer {
     /// How many events after a root update are read to find its call site (written right after it,
     /// before anything it causes on its thread; other threads' updates may come between).
     static let callSiteLookahead: UInt64 = 64
+    /// The most open frames kept per thread: a deeper chain (only a hostile trace makes one: Bind
+    /// defers past 128 nested steps) loses its oldest half, and is shown incomplete.
+    public static let maximumDepth = 100_000
 
     /// The events to explain, by sequence number.
     public let targets: [UInt64: WhyTarget]
@@ -25,8 +28,10 @@ public struct WhyTracer {
     /// Each live Output's last recorded root call site: the recorder writes a `calledAt` only when
     /// a root update comes from another line than the Output's previous one.
     private var lastCall: [UInt64: SourceSite] = [:]
-    /// Open frames, one stack per thread (threads are few: a linear search, the last one cached).
-    private var threads: [UInt32] = []
+    /// Open frames, one stack per thread. Thread numbers come from the (untrusted) trace: found
+    /// through a dictionary, the last one cached, so a trace of many threads costs no scan.
+    private var slots: [UInt32: Int] = [:]
+    private var lastThread: (thread: UInt32, slot: Int)?
     private var stacks: [[Frame]] = []
     /// The chains built so far, by selected event.
     public private(set) var chains: [UInt64: WhyChain] = [:]
@@ -213,6 +218,7 @@ public struct WhyTracer {
         } else {
             stacks[index].removeAll(keepingCapacity: true)
         }
+        if stacks[index].count >= Self.maximumDepth { stacks[index].removeFirst(Self.maximumDepth / 2) }
         var frame = frame(
             for: event, cause: cause, action: action, output: output, value: value,
             previous: action == .update && value != nil ? lastValue[output] : nil)
@@ -240,9 +246,16 @@ public struct WhyTracer {
 
     /// The index of `thread`'s stack, made on first use.
     private mutating func slot(of thread: UInt32) -> Int {
-        if let index = threads.lastIndex(of: thread) { return index }
-        threads.append(thread)
-        stacks.append([])
-        return threads.count - 1
+        if let last = lastThread, last.thread == thread { return last.slot }
+        let slot: Int
+        if let known = slots[thread] {
+            slot = known
+        } else {
+            slot = stacks.count
+            slots[thread] = slot
+            stacks.append([])
+        }
+        lastThread = (thread, slot)
+        return slot
     }
 }
