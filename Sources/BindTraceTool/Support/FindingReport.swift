@@ -44,6 +44,7 @@ struct FindingReport {
                 out.line("    \(related.site.file):\(related.site.line): note: \(related.note)")
             }
             if several { out.line("    note: \(Self.seenIn(merged, of: run.traces.count))") }
+            if let path = keptAliveBy(merged) { out.line("    note: kept alive by: \(path)") }
             if let why = Self.whyCommand(merged) { out.line("    note: explain it: \(why)") }
         }
         let events = run.traces.reduce(UInt64(0)) { $0 + $1.result.summary.events }
@@ -59,6 +60,14 @@ struct FindingReport {
             let total = failing.count == 1 ? "1 finding" : "\(failing.count) findings"
             out.line("bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(events) events\(known)")
         }
+    }
+
+    /// What keeps a leak alive (``ReferencePath``), in the first trace that saw it.
+    func keptAliveBy(_ merged: MergedFinding) -> String? {
+        guard let path = merged.traces.first, let trace = run.traces.first(where: { $0.path == path }) else {
+            return nil
+        }
+        return ReferencePath.describe(merged.finding, in: trace.result.state)
     }
 
     /// The `bind-trace why` command line for the finding's event in the first trace that saw it.
@@ -121,6 +130,7 @@ struct FindingReport {
             ("baselined", .bool(baseline?.contains(merged) == true)),
             ("traces", .array(merged.traces.map { .string($0) })),
             ("why", Self.whyCommand(merged).map { .string($0) } ?? .null),
+            ("keptAliveBy", keptAliveBy(merged).map { .string($0) } ?? .null),
         ]
         return .object(members)
     }
