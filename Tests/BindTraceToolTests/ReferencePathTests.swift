@@ -40,6 +40,21 @@ struct ReferencePathTests {
                     + "subscription 1 at Screen.swift:71 → map → String at Screen.swift:71 (the leak)"), "\(lines)")
     }
 
+    @Test("the HTML report lists the path with the finding")
+    func inReport() throws {
+        let trace = try TemporaryTrace(leakyTrace())
+        let out = try TemporaryDirectory()
+        defer {
+            trace.cleanUp()
+            out.cleanUp()
+        }
+        let run = try Tool.run("report", trace.path, "-o", out.path, "--fail-on", "none")
+        #expect(run.status == 0, "\(run.standardError)")
+        let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
+        #expect(
+            html.contains("Kept alive by: &#39;title&#39; (Int), alive at the end → its subscriber list"))
+    }
+
     @Test("the clean twin has no finding, so no path")
     func cleanTwin() throws {
         #expect(!(try check(cleanTrace())).contains { $0.contains("kept alive by") })

@@ -86,6 +86,11 @@ extension ReportContent {
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
         let picture = options.includesDetails ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
+        for finding in first.findings {
+            if let path = ReferencePath.describe(finding, in: first.state) {
+                content.keptAliveBy[FindingFingerprint.of(finding)] = path
+            }
+        }
         if options.includesDetails {
             let details = try DetailPass.read(
                 path, rows: first.timelineRows, findings: first.findings, options: options, observer: observer)

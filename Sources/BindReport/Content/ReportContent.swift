@@ -37,6 +37,8 @@ public struct ReportContent: Sendable {
     public var findingTraces: [[String]] = []
     /// `bind-trace why`'s chain of each finding's event, as text lines, by event (one trace only).
     public var findingChains: [UInt64: [String]] = [:]
+    /// What keeps each leak alive (``ReferencePath``), by the finding's ``FindingFingerprint``.
+    public var keptAliveBy: [String: String] = [:]
     /// Fingerprints (``FindingFingerprint``) of findings a baseline accepts: reported as known
     /// (SARIF `baselineState` "unchanged", JUnit skipped), and they do not fail the run.
     public var baselinedFingerprints: Set<String> = []

@@ -121,6 +121,9 @@ struct HTMLReport {
                         "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
                 )
             }
+            if let path = content.keptAliveBy[FindingFingerprint.of(finding)] {
+                page.element("p", ["class": "note kept-alive"], text: "Kept alive by: \(path)")
+            }
             if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
                 page.raw("<p class=\"note why\">Explain it: <code>")
                 page.text(why)
