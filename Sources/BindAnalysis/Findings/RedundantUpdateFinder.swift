@@ -6,7 +6,7 @@ import BindTraceModel
 /// **Equality is the recorder's value previews** (`String(describing:)`, cut at 120 bytes, written
 /// with `BIND_TRACE_VALUES=1`): an update is redundant when its preview equals the Output's previous
 /// one. Not judged: traces without previews, Relays and what a fire sets off (a stream of events,
-/// not of values), previews cut short, and previews that are only a type's name (a class without a
+/// not of values), Outputs whose only subscribers are `ignoringDuplicates()` (they stop it), previews cut short, and previews that are only a type's name (a class without a
 /// description: every instance prints alike). Two unequal values with equal descriptions count as
 /// equal: the note says "looks equal", and `Equatable` values are the ones `ignoringDuplicates()`
 /// fixes.
@@ -39,6 +39,13 @@ struct RedundantUpdateFinder {
     /// Whether an update of `node` from `previous` to `value` is judged at all, and redundant.
     static func isRedundant(_ node: OutputNode, previous: String?, value: String?) -> Bool {
         guard let value, let previous, value == previous, node.kind != .relay, node.boundCount > 0 else {
+            return false
+        }
+        // Delivered only to `ignoringDuplicates()`: the repeat is already stopped there, at the cost
+        // of one comparison.
+        if !node.outgoing.isEmpty && node.boundCount <= node.outgoing.count
+            && node.outgoing.allSatisfy({ $0.operation == .ignoringDuplicates })
+        {
             return false
         }
         // A cut preview, or one that is only a type name, says nothing about equality.
