@@ -80,9 +80,11 @@ demo: setup
 	.build-tracing/debug/bind-trace graph demo/signin.trace --include-released --format png -o demo/graph.png
 	.build-tracing/debug/bind-trace report demo/signin.trace --include-released -o demo/report --fail-on none
 	.build-tracing/debug/bind-trace export demo/signin.trace --format perfetto -o demo/signin.pftrace
+	.build-tracing/debug/bind-trace why demo/signin.trace --output status > demo/why.txt
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
+	@echo "Why:       demo/why.txt  (bind-trace why demo/signin.trace --output status: how 'status' got its last value)"
 	@echo "Graph:     demo/graph.svg  (also demo/graph.png)"
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
 	@echo "Timeline:  demo/signin.pftrace  (open in https://ui.perfetto.dev)"

@@ -241,6 +241,20 @@ def seeds():
     t.end()
     yield "handles-1.1", bytes(t.data)
 
+    # Call sites of root updates (1.3): a site record (30) and the calledAt event (31) after the update.
+    t = Trace(minor=3).clock()
+    source = t.string("App/Model.swift")
+    t.created(1, 0, 0, source, 3)
+    t.record(30, [1, source, 40])  # site 1: App/Model.swift:40
+    t.update(1)
+    t.record(31, [1, 1, 1])  # the update one event back was called at site 1
+    t.record(31, [1, 99, 1])  # an event before the trace's first
+    t.record(31, [1, 1, 7])  # an undefined site
+    t.record(30, [5, source, 41])  # a gap in site ids (lost with a failed write): accepted
+    t.record(30, [2, source, 42])  # a site defined out of order
+    t.end()
+    yield "call-sites-1.3", bytes(t.data)
+
     t = Trace().clock()
     t.created(1, 0, 0, 0, 1)
     for sub in range(1, 1501):

@@ -21,6 +21,7 @@ final class SignInScreen {
         signInButton.tapped.bind { viewModel.signInTapped.fire() }.add(to: bag)
         // View model → view.
         viewModel.isValid.bind(to: signInButton.binding[\.isEnabled]).add(to: bag)
+        viewModel.canSubmit.bind(to: signInButton.binding[\.isHighlighted]).add(to: bag)
         viewModel.status.bind(to: statusLabel.binding[\.text]).add(to: bag)
 
         // BUG (feedback-cycle): the normalised email is written back into the field it came

@@ -39,6 +39,8 @@ final class SignInViewModel {
     /// The email as it should be shown: trimmed and lowercased, each distinct value once.
     let normalizedEmail: Output<String>
     let isValid: Output<Bool>
+    /// Whether the email looks complete: two checks of the one email, combined again.
+    let canSubmit: Output<Bool>
     /// Taps on the sign-in button.
     let signInTapped = Relay<Void>()
     /// The latest request's state: each tap starts a new request and forgets the previous one.
@@ -54,6 +56,13 @@ final class SignInViewModel {
             .map { email, password in email.contains("@") && email.contains(".") && password.count >= 8 }
             .ignoringDuplicates()
             .labeled("isValid")
+        // BUG (glitch): two checks derived from the same email and combined again, a diamond. Each
+        // keystroke reaches the combine twice in one update: first with the "@" check fresh and the
+        // "." check stale, a value that was never true of any email typed. One map that checks both
+        // delivers once.
+        let hasAt = normalizedEmail.map { $0.contains("@") }.labeled("email has @")
+        let hasDot = normalizedEmail.map { $0.contains(".") }.labeled("email has a dot")
+        canSubmit = Output.combine(hasAt, hasDot).map { $0 && $1 }.labeled("can submit")
         let credentials = Output.combine(normalizedEmail, password).labeled("credentials")
         session =
             signInTapped

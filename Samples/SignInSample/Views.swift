@@ -23,6 +23,8 @@ final class TextField: BindableCompatible {
 final class Button: BindableCompatible {
     let title: String
     var isEnabled = false
+    /// Drawn highlighted once the email looks complete.
+    var isHighlighted = false
     /// Fires when tapped (a stateless stream: nothing replays to a later subscriber).
     let tapped = Relay<Void>()
 

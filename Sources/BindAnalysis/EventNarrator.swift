@@ -121,6 +121,8 @@ package struct EventNarrator {
         case .handleReleased(let subscription):
             return Line(
                 text: "release the handle of subscription \(subscription) (still bound)", outputs: [], sites: [])
+        case .calledAt(let event, let site):
+            return Line(text: "event \(event) was called at \(site)", outputs: [], sites: [site])
         }
     }
 

@@ -14,12 +14,15 @@ public struct Finding: Hashable, Sendable {
         case danglingBinder = "dangling-binder"
         case feedbackCycle = "feedback-cycle"
         case structuralCycle = "structural-cycle"
+        case glitch
+        case redundantUpdate = "redundant-update"
 
         /// How serious the kind is, for `--fail-on`.
         public var severity: Severity {
             switch self {
             case .feedbackCycle, .structuralCycle: .error
-            case .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder: .warning
+            case .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder, .glitch: .warning
+            case .redundantUpdate: .note
             }
         }
 
@@ -49,6 +52,14 @@ public struct Finding: Hashable, Sendable {
                     + "each other, which loops or stops only by luck."
             case .structuralCycle:
                 "Derived Outputs depend on each other in a circle."
+            case .glitch:
+                "One update reached a combine or merge through two paths, so it delivered twice: first one new "
+                    + "input with a stale other (an inconsistent value its subscribers acted on), then the final "
+                    + "value. Derive one value from the source instead of combining two of its derivations."
+            case .redundantUpdate:
+                "Updates that delivered the value the Output already had (equal by the recorder's value "
+                    + "previews): every subscriber and everything downstream ran for nothing. A note: it fails "
+                    + "a run only with --fail-on note."
             }
         }
 
@@ -56,9 +67,19 @@ public struct Finding: Hashable, Sendable {
     }
 
     public enum Severity: String, Hashable, Sendable, Comparable {
+        /// Worth knowing (wasted work), not a bug: never fails a run unless asked (`--fail-on note`).
+        case note
         case warning, error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+        private var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// Another source line involved in a finding, with what it is.

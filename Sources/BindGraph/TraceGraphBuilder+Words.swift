@@ -20,6 +20,8 @@ extension TraceGraphBuilder {
         case .danglingBinder: "dangling binder"
         case .feedbackCycle: "feedback loop"
         case .structuralCycle: "structural cycle"
+        case .glitch: "glitch"
+        case .redundantUpdate: "redundant updates"
         }
     }
 

@@ -6,7 +6,9 @@ import BindAnalysis
 /// if FailOn.error.fails(findings) { exit(1) }   // any finding of severity error
 /// ```
 package enum FailOn: String, CaseIterable, Sendable {
-    /// Fail on any finding.
+    /// Fail on any finding, notes (`redundant-update`) included.
+    case note
+    /// Fail on any warning or error (not on notes).
     case warning
     /// Fail only on findings of severity error (cycles).
     case error
@@ -16,7 +18,8 @@ package enum FailOn: String, CaseIterable, Sendable {
     /// Whether `findings` should fail the run.
     package func fails(_ findings: [Finding]) -> Bool {
         switch self {
-        case .warning: !findings.isEmpty
+        case .note: !findings.isEmpty
+        case .warning: findings.contains { $0.severity >= .warning }
         case .error: findings.contains { $0.severity == .error }
         case .none: false
         }
@@ -25,7 +28,8 @@ package enum FailOn: String, CaseIterable, Sendable {
     /// The findings that make the run fail.
     package func failing(_ findings: [Finding]) -> [Finding] {
         switch self {
-        case .warning: findings
+        case .note: findings
+        case .warning: findings.filter { $0.severity >= .warning }
         case .error: findings.filter { $0.severity == .error }
         case .none: []
         }

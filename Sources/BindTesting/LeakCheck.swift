@@ -62,9 +62,13 @@ enum LeakCheck {
         return outcome
     }
 
-    /// The one place that asks the analysis for findings: those of the capture's own scope.
+    /// The one place that asks the analysis for findings: those of the capture's own scope. A
+    /// glitch is a propagation's shape and a redundant update wasted work, not leaks: `bind-trace
+    /// check` reports them, this check does not.
     static func analysis(of recording: BindTrace.Recording) throws(TraceReadError) -> AnalysisResult {
-        try TraceAnalyzer.analyze(recording, options: AnalysisOptions(focusScope: recording.scope))
+        var result = try TraceAnalyzer.analyze(recording, options: AnalysisOptions(focusScope: recording.scope))
+        result.findings.removeAll { $0.kind == .glitch || $0.kind == .redundantUpdate }
+        return result
     }
 
     /// The line a finding is reported at, with its related sites and explanation.

@@ -8,8 +8,8 @@ package enum TraceFormat {
     /// The first 8 bytes of every trace file.
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
-    /// 1: `contained` and `handleReleased` events.
-    package static let minorVersion: UInt16 = 1
+    /// 1: `contained` and `handleReleased` events. 3: `site` records and `calledAt` events.
+    package static let minorVersion: UInt16 = 3
     /// magic + major + minor + flags.
     package static let headerSize = 16
     /// Strings longer than this are cut (at a character boundary) by the recorder.
@@ -49,8 +49,12 @@ package enum TraceFormat {
         case label = 22
         case contained = 23
         case handleReleased = 24
+        /// Metadata (no sequence number): a call site's definition. Tags 25–29 belong to other records.
+        case site = 30
+        /// The call site of a root update or fire.
+        case calledAt = 31
 
-        package var isEvent: Bool { rawValue >= 10 }
+        package var isEvent: Bool { rawValue >= 10 && self != .site }
     }
 
     /// Bits of a `bound` record's flags.

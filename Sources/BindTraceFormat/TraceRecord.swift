@@ -14,6 +14,9 @@ package enum TraceRecord: Equatable, Sendable {
     case lost(count: UInt64)
     /// An event, `delta` ticks after the previous event (or the last clock record).
     case event(delta: UInt64, EventRecord)
+    /// A call site of an update or fire (id from 1, defined once before first use): `file` (string
+    /// id) and `line`. Since 1.3.
+    case site(id: UInt64, file: UInt64, line: UInt64)
 
     package var tag: TraceFormat.Tag {
         switch self {
@@ -22,6 +25,7 @@ package enum TraceRecord: Equatable, Sendable {
         case .thread: .thread
         case .end: .end
         case .lost: .lost
+        case .site: .site
         case .event(_, let event): event.tag
         }
     }
@@ -68,6 +72,9 @@ package enum EventRecord: Equatable, Sendable {
     case contained(subscription: UInt64, container: UInt64)
     /// A subscription's handle was released while it was still bound.
     case handleReleased(subscription: UInt64)
+    /// The update or fire `back` events before this one was called at `site` (a ``TraceRecord/site``
+    /// id) by code no subscription ran: the root of a propagation. Since 1.3.
+    case calledAt(back: UInt64, site: UInt64)
 
     /// A Binder subscription's target: its type (string id) and identity.
     package struct BoundTarget: Equatable, Sendable {
@@ -97,6 +104,7 @@ package enum EventRecord: Equatable, Sendable {
         case .label: .label
         case .contained: .contained
         case .handleReleased: .handleReleased
+        case .calledAt: .calledAt
         }
     }
 }
@@ -160,6 +168,10 @@ extension TraceRecord {
             break
         case .lost(let count):
             record.varint(count)
+        case .site(let id, let file, let line):
+            record.varint(id)
+            record.varint(file)
+            record.varint(line)
         case .event(let delta, let event):
             record.varint(delta)
             event.encodeFields(into: &record)
@@ -235,6 +247,9 @@ extension EventRecord {
         case .contained(let subscription, let container):
             record.varint(subscription)
             record.varint(container)
+        case .calledAt(let back, let site):
+            record.varint(back)
+            record.varint(site)
         }
     }
 }
@@ -307,6 +322,8 @@ extension TraceRecord {
             return .end
         case .lost:
             return .lost(count: try payload.varint())
+        case .site:
+            return .site(id: try payload.varint(), file: try payload.varint(), line: try payload.varint())
         default:
             let delta = try payload.varint()
             return .event(delta: delta, try EventRecord.decodeFields(tag, &payload))
@@ -340,6 +357,8 @@ extension TraceFormat.Tag {
         case 22: .label
         case 23: .contained
         case 24: .handleReleased
+        case 30: .site
+        case 31: .calledAt
         default: nil
         }
     }
@@ -428,7 +447,9 @@ extension EventRecord {
             return .contained(subscription: try payload.varint(), container: try payload.varint())
         case .handleReleased:
             return .handleReleased(subscription: try payload.varint())
-        case .clock, .string, .thread, .end, .lost:
+        case .calledAt:
+            return .calledAt(back: try payload.varint(), site: try payload.varint())
+        case .clock, .string, .thread, .end, .lost, .site:
             throw RecordDecodingError("not an event")
         }
     }

@@ -142,7 +142,7 @@ extension CompactEvent {
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
         // Binds and creations are compact only with their strings as ids, which only the reader knows.
-        case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled: return nil
+        case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled, .calledAt: return nil
         }
         self.init(sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: kind)
     }

@@ -73,6 +73,10 @@ public enum JSONLines {
             object.add("container", container)
         case .handleReleased(let subscription):
             object.add("subscription", subscription)
+        case .calledAt(let root, let site):
+            // "event" is the kind's name: the update it belongs to is "root".
+            object.add("root", root)
+            object.add("site", site.description)
         }
         return object.text + "}"
     }

@@ -92,6 +92,9 @@ public struct TraceEvent: Hashable, Sendable {
         case subscriptionContained(subscription: UInt64, container: UInt64)
         /// A subscription's `Subscription` handle was released while it was still bound.
         case handleReleased(subscription: UInt64)
+        /// The update or fire numbered `event` was called at `site` by code no subscription ran (a
+        /// root update: `update(withValue:)` or `fire()` called by the app). Follows its update.
+        indirect case calledAt(event: UInt64, site: SourceSite)
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -167,6 +170,7 @@ extension TraceEvent.Kind {
         case .labeled: "labeled"
         case .subscriptionContained: "subscriptionContained"
         case .handleReleased: "handleReleased"
+        case .calledAt: "calledAt"
         }
     }
 

@@ -65,6 +65,10 @@ public final class TraceReader {
     @exclusivity(unchecked) private var stringsHandedOut = 1
     /// Each distinct text once: a string defined again under another id shares the first one's storage.
     private var distinctStrings: [String: Int] = [:]
+    /// Call sites by id (`site` records), defined in increasing order; gaps are sites whose records
+    /// were lost with a failed write.
+    private var sites: [UInt64: SourceSite] = [:]
+    private var lastSiteID: UInt64 = 0
     @exclusivity(unchecked) private var sequence: UInt64 = 0
     @exclusivity(unchecked) private var ticks: UInt64 = 0
     @exclusivity(unchecked) private var clock: (ticks: UInt64, nanoseconds: UInt64, ticksPerSecond: UInt64)?
@@ -251,7 +255,7 @@ public final class TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: range.lowerBound, end: range.upperBound)
         // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
         switch tag {
-        case .clock, .string, .thread, .end, .lost:
+        case .clock, .string, .thread, .end, .lost, .site:
             let record: TraceRecord
             do {
                 record = try TraceRecord.decode(tag, &payload)
@@ -460,6 +464,20 @@ public final class TraceReader {
             thread = UInt32(index)
             let name = try string(nameID, at: recordOffset)
             if !name.isEmpty { threadNames[thread] = name }
+        case .site(let id, let file, let line):
+            // Increasing, not dense: a failed write may have lost the records of some sites.
+            guard id > lastSiteID else {
+                throw .malformedRecord(
+                    offset: recordOffset, tag: tagByte,
+                    reason: "site \(id) defined out of order (after site \(lastSiteID))")
+            }
+            lastSiteID = id
+            // Its file's string may have been lost with a failed write (the trace has said so).
+            if file >= UInt64(strings.count) && lostEvents > 0 {
+                sites[id] = SourceSite(file: "?", line: UInt(truncatingIfNeeded: line))
+            } else {
+                sites[id] = try site(file, line, at: recordOffset)
+            }
         case .end:
             isComplete = true
         case .lost(let count):
@@ -522,7 +540,7 @@ public final class TraceReader {
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
-        case .update, .fire, .scopeBegin, .mark, .label:
+        case .update, .fire, .scopeBegin, .mark, .label, .calledAt:
             batch.details.append(try kind(of: event, at: offset))
             return .detailed(batch.details.count - 1)
         }
@@ -577,6 +595,19 @@ public final class TraceReader {
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription):
             return .handleReleased(subscription: subscription)
+        case .calledAt(let back, let site):
+            guard back != 0, back < sequence else {
+                throw .malformedRecord(
+                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue,
+                    reason: "call site of event \(back) back, before the trace's first event")
+            }
+            if let known = sites[site] { return .calledAt(event: sequence - back, site: known) }
+            // A definition lost with a failed write (the trace has said so): the call site is unknown.
+            guard lostEvents > 0, site <= lastSiteID else {
+                throw .malformedRecord(
+                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(site)")
+            }
+            return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
         }
     }
 

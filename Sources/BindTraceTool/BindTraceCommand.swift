@@ -39,6 +39,7 @@ struct BindTraceCommand: ParsableCommand {
             GraphCommand.self,
             ReportCommand.self,
             ExportCommand.self,
+            WhyCommand.self,
         ]
     )
 

@@ -30,6 +30,7 @@ struct TraceFormatTests {
         .labeled(output: 1, label: "email field"),
         .subscriptionContained(subscription: 4, container: 77),
         .handleReleased(subscription: 4),
+        .calledAt(event: 6, site: SourceSite(file: "App/Model.swift", line: 40)),
     ]
 
     @Test("every event kind written by the shared encoder reads back as itself")
@@ -43,6 +44,35 @@ struct TraceFormatTests {
         #expect(events.map(\.sequence) == Array(1...UInt64(Self.everyKind.count)))
         #expect(reader.gaps.isEmpty)
         #expect(reader.warnings.isEmpty)
+    }
+
+    @Test("a call site is defined once and read back by id; a site out of order or undefined is corruption")
+    func callSites() throws {
+        // Given two root updates called at one site
+        var trace = TraceWriter()
+        let site = SourceSite(file: "App/Model.swift", line: 40)
+        let first = trace.event(.updated(output: 1, cause: nil, preview: nil))
+        trace.event(.calledAt(event: first, site: site))
+        let second = trace.event(.updated(output: 1, cause: nil, preview: nil))
+        trace.event(.calledAt(event: second, site: site))
+        trace.end()
+
+        // Then both read back with it, and JSON Lines names it
+        let events = try TraceReader(bytes: trace.bytes).readAll()
+        #expect(events[1].kind == .calledAt(event: first, site: site))
+        #expect(events[3].kind == .calledAt(event: second, site: site))
+        #expect(JSONLines.line(for: events[1]).contains(#""root":1,"site":"App/Model.swift:40""#))
+
+        // And a site defined out of order, or named but never defined, stops the reader
+        var outOfOrder = TraceWriter()
+        let file = outOfOrder.string("App/Model.swift")
+        outOfOrder.record(.site(id: 2, file: file, line: 1))
+        outOfOrder.record(.site(id: 1, file: file, line: 2))
+        #expect(throws: TraceReadError.self) { try TraceReader(bytes: outOfOrder.bytes).readAll() }
+        var undefined = TraceWriter()
+        undefined.event(.updated(output: 1, cause: nil, preview: nil))
+        undefined.raw(tag: 31, fields: [1, 1, 9])
+        #expect(throws: TraceReadError.self) { try TraceReader(bytes: undefined.bytes).readAll() }
     }
 
     @Test("the handle events have names and JSON Lines fields")

@@ -11,6 +11,7 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
     var outputs: Set<UInt64> = []
     var subscriptions: Set<UInt64> = []
     var own: [TraceEvent] = []
+    var ownSequences: Set<UInt64> = []
     for event in try recording.events() {
         var mine = false
         switch event.kind {
@@ -39,8 +40,12 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
             .handleReleased(let subscription):
             mine = subscriptions.contains(subscription)
         case .mark(_, let scope): mine = scopes.contains(scope)
+        case .calledAt(let root, _): mine = ownSequences.contains(root)
         }
-        if mine { own.append(event) }
+        if mine {
+            own.append(event)
+            ownSequences.insert(event.sequence)
+        }
     }
     return own
 }

@@ -14,6 +14,7 @@ package struct TraceWriter {
     /// The trace so far; tests of damaged traces may append raw bytes.
     package var bytes: [UInt8]
     private var strings: [String: UInt64] = [:]
+    private var sites: [SourceSite: UInt64] = [:]
     /// The events written so far.
     package private(set) var sequence: UInt64 = 0
 
@@ -44,6 +45,16 @@ package struct TraceWriter {
         let id = UInt64(strings.count + 1)
         strings[text] = id
         record(.string(id: id, utf8: Array(text.utf8)))
+        return id
+    }
+
+    /// The id of the call site `site`, defining it (and its file) first if it is new.
+    package mutating func site(_ site: SourceSite) -> UInt64 {
+        if let id = sites[site] { return id }
+        let file = string(site.file)
+        let id = UInt64(sites.count + 1)
+        sites[site] = id
+        record(.site(id: id, file: file, line: UInt64(site.line)))
         return id
     }
 
@@ -127,6 +138,8 @@ package struct TraceWriter {
             return .contained(subscription: subscription, container: container)
         case .handleReleased(let subscription):
             return .handleReleased(subscription: subscription)
+        case .calledAt(let event, let site):
+            return .calledAt(back: own &- event, site: self.site(site))
         }
     }
 }

@@ -81,17 +81,22 @@ public class Output<Value>: Unbindable {
 
     /// Stores `value` (unless this is a ``Relay``) and calls every bound closure with it, in bind order.
     ///
+    /// - Parameters:
+    ///   - value: the new value.
+    ///   - file, line: the call site, recorded by the instrumented build when no subscription's
+    ///     closure made this call (the root of what follows, which `bind-trace why` shows).
     /// - Complexity: O(*n*) in the number of subscribers, with one lock round trip.
     @inlinable
-    public final func update(withValue value: Value) {
+    public final func update(withValue value: Value, file: StaticString = #fileID, line: UInt = #line) {
         // Hot path: one lock round trip, a retain of the subscriber list, then plain calls. The
         // instrumented build adds a check of the recording flag (again under the lock, where a
-        // recorded bind could have started) and leaves all else to `updateRecorded(_:)`.
-        if Probe.isRecording { return updateRecorded(value) }
+        // recorded bind could have started) and leaves all else to `updateRecorded(_:site:)`. Without
+        // the trait the site is an empty value and `file`/`line` are never read: they cost nothing.
+        if Probe.isRecording { return updateRecorded(value, site: .call(file: file, line: line)) }
         lock.lock()
         if Probe.isRecording {
             lock.unlock()
-            return updateRecorded(value)
+            return updateRecorded(value, site: .call(file: file, line: line))
         }
         if storesValues { storedValue = value }
         let snapshot = subscribers.entries
@@ -100,15 +105,23 @@ public class Output<Value>: Unbindable {
         deliver(value, to: snapshot, log: log, delivery: .idle)
     }
 
-    /// ``update(withValue:)`` while a trace is recorded (instrumented build only): the value's
-    /// preview is made before the lock is taken, the update recorded inside it.
+    /// ``update(withValue:file:line:)`` as a function value, e.g. `values.forEach(output.update(withValue:))`:
+    /// records no call site.
+    @_disfavoredOverload
+    @inlinable
+    public final func update(withValue value: Value) {
+        update(withValue: value, file: #fileID, line: #line)
+    }
+
+    /// ``update(withValue:file:line:)`` while a trace is recorded (instrumented build only): the
+    /// value's preview is made before the lock is taken, the update recorded inside it.
     @inlinable
     @inline(never)
-    final func updateRecorded(_ value: Value) {
+    final func updateRecorded(_ value: Value, site: UpdateSite) {
         let preview = Probe.preview(subscribers, of: value)
         lock.lock()
         if storesValues { storedValue = value }
-        let delivery = Probe.updated(subscribers, preview: preview)
+        let delivery = Probe.updated(subscribers, preview: preview, site: site)
         let snapshot = subscribers.entries
         let log = debugLog
         lock.unlock()
@@ -181,12 +194,19 @@ public class Output<Value>: Unbindable {
     /// Updates with `value` only when no value is stored yet, as the original framework did: bound
     /// closures are called with it (a ``Relay``, which stores nothing, is updated every time).
     ///
+    /// - Parameters:
+    ///   - file, line: the call site, recorded as ``update(withValue:file:line:)``'s.
     /// - Returns: `self`, so it reads as part of a declaration: `let count = Output<Int>().initial(0)`.
     @discardableResult
-    public final func initial(_ value: Value) -> Output<Value> {
-        if lock.withLock({ storedValue == nil }) { update(withValue: value) }
+    public final func initial(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Output<Value> {
+        if lock.withLock({ storedValue == nil }) { update(withValue: value, file: file, line: line) }
         return self
     }
+
+    /// ``initial(_:file:line:)`` as a function value: records no call site.
+    @_disfavoredOverload
+    @discardableResult
+    public final func initial(_ value: Value) -> Output<Value> { initial(value, file: #fileID, line: #line) }
 
     /// Logs every bind and update of this Output through its ``Printable``, prefixed by `identifier`.
     ///

@@ -28,8 +28,16 @@ public final class Relay<Value>: Output<Value> {
 
 extension Relay where Value == Void {
     /// Calls every bound closure.
+    ///
+    /// - Parameters:
+    ///   - file, line: the call site, recorded by the instrumented build (see ``Output/update(withValue:file:line:)``).
     @inlinable
-    public func fire() { update(withValue: ()) }
+    public func fire(file: StaticString = #fileID, line: UInt = #line) { update(withValue: (), file: file, line: line) }
+
+    /// ``fire(file:line:)`` as a function value, e.g. `button.onTap = tapped.fire`: records no call site.
+    @_disfavoredOverload
+    @inlinable
+    public func fire() { fire(file: #fileID, line: #line) }
 }
 
 extension Relay: @unchecked Sendable where Value: Sendable {}

@@ -32,6 +32,32 @@ struct BindSite {
     }
 }
 
+/// Where `update(withValue:)` or `fire()` was called. Recorded only for a root update (no
+/// subscription's closure running): the one deeper updates are caused by.
+@usableFromInline
+struct UpdateSite {
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
+
+    @inlinable
+    init(file: StaticString, line: UInt) {
+        self.file = file
+        self.line = line
+    }
+
+    @inlinable static func call(file: StaticString, line: UInt) -> UpdateSite { UpdateSite(file: file, line: line) }
+
+    /// The file's address, which identifies it (0 for a string without one, never `#fileID`).
+    @inlinable var fileAddress: UInt {
+        file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0
+    }
+
+    /// Whether `info`'s last recorded root update was called here: then this one needs no record.
+    @inlinable func isLastCall(of info: OutputTraceInfo) -> Bool {
+        info.lastCallLine == line && info.lastCallFile == fileAddress && fileAddress != 0
+    }
+}
+
 @usableFromInline
 struct BinderProbe {
     @usableFromInline let target: BinderTarget
@@ -191,27 +217,34 @@ struct OutputProbe {
 
     /// Called only while recording (see ``Probe``). An update without a preview of an Output
     /// this recording has announced goes to the thread's ring here, inline (see
-    /// ``TraceRecorder/updated(_:preview:subscribers:)``); the rest takes the recording lock.
+    /// ``TraceRecorder/updated(_:preview:site:subscribers:)``), unless it is a root update called
+    /// from another line than the Output's last recorded one (its `calledAt` takes the lock); the
+    /// rest takes the recording lock.
     @inlinable
-    mutating func updated<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
-        -> DeliveryProbe
-    {
+    mutating func updated<Value>(
+        _ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview, site: UpdateSite
+    ) -> DeliveryProbe {
         if preview == nil, let info = madeInfo {
-            let event = info._withUnsafeGuaranteedRef { bt_record_update($0.announcedCell, $0.id, $0.kind == .relay) }
+            let event = info._withUnsafeGuaranteedRef { info -> UInt64 in
+                guard bt_cause_slot()!.pointee.event != 0 || site.isLastCall(of: info) else { return 0 }
+                return bt_record_update(info.announcedCell, info.id, info.kind == .relay)
+            }
             if event != 0 { return DeliveryProbe(event: event) }
         }
-        return updatedLocked(&subscribers, preview: preview)
+        return updatedLocked(&subscribers, preview: preview, site: site)
     }
 
     /// The subscribers are walked only when the recorder announces this Output (its first event
     /// in this recording). Specialised, as ``recordReleased(_:)``.
     @inlinable @inline(never)
-    mutating func updatedLocked<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview)
-        -> DeliveryProbe
-    {
+    mutating func updatedLocked<Value>(
+        _ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview, site: UpdateSite
+    ) -> DeliveryProbe {
         withInfo { info in
             DeliveryProbe(
-                event: TraceRecorder.updated(info, preview: preview) { body in Self.withProbes(&subscribers, body) })
+                event: TraceRecorder.updated(info, preview: preview, site: site) { body in
+                    Self.withProbes(&subscribers, body)
+                })
         }
     }
 
@@ -353,9 +386,11 @@ enum Probe {
     }
 
     @inlinable
-    static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview) -> DeliveryProbe {
+    static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview, site: UpdateSite)
+        -> DeliveryProbe
+    {
         guard bt_is_recording() else { return .idle }
-        return list.probe.updated(&list.entries, preview: preview)
+        return list.probe.updated(&list.entries, preview: preview, site: site)
     }
 
     @inlinable

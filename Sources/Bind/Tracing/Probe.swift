@@ -18,6 +18,13 @@ struct BindSite {
     @inlinable init() {}
 }
 
+/// Where `update(withValue:)` or `fire()` was called: recorded by the instrumented build only.
+@usableFromInline
+struct UpdateSite {
+    @inlinable static func call(file: StaticString, line: UInt) -> UpdateSite { UpdateSite() }
+    @inlinable init() {}
+}
+
 /// What a ``Binder`` tells the trace about its target.
 @usableFromInline
 struct BinderProbe {
@@ -71,9 +78,9 @@ enum Probe {
         OutputProbe.Preview()
     }
     /// Lock held.
-    @inlinable static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview)
-        -> DeliveryProbe
-    { DeliveryProbe() }
+    @inlinable static func updated<Value>(
+        _ list: SubscriberList<Value>, preview: OutputProbe.Preview, site: UpdateSite
+    ) -> DeliveryProbe { DeliveryProbe() }
     /// Lock held, the new subscriber last.
     @inlinable static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe { DeliveryProbe() }
     /// Lock held.

@@ -221,6 +221,8 @@ struct RecorderState {
         }
         // Marked once written: a lock-free update that sees the mark takes a later number.
         output.announcedEpoch = epoch
+        // A new recording has seen no call site of it yet.
+        output.lastCallFile = 0
     }
 
     /// Writes the bind of `subscription` (given its id now if it has none) and marks it announced.
@@ -473,6 +475,25 @@ struct RecorderState {
         let id = strings.id(of: file) { defined = $0 }
         if let defined { appendRecord(defined) }
         return id
+    }
+
+    /// Writes where the root update or fire numbered `event` was called: the site defined first if
+    /// this stream has not seen it, then a `calledAt` event referring to it.
+    mutating func appendCalledAt(event: UInt64, file: StaticString, line: UInt) {
+        let fileID = intern(file)
+        var defined: TraceRecord?
+        let site = strings.siteID(file: fileID, line: UInt64(line)) { defined = $0 }
+        if let defined { appendRecord(defined) }
+        let own = takeSequence()
+        // Tag, length and three varints of at most 10 bytes: written in place, like the hot events.
+        write(own, maximumLength: 32) { base, delta in
+            base[0] = TraceFormat.Tag.calledAt.rawValue
+            var count = RecordEncoder.writeVarint(delta, at: base, 2)
+            count = RecordEncoder.writeVarint(own &- event, at: base, count)
+            count = RecordEncoder.writeVarint(site, at: base, count)
+            base[1] = UInt8(count - 2)
+            return count
+        }
     }
 
     mutating func intern(_ type: Any.Type) -> UInt64 {

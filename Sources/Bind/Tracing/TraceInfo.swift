@@ -14,6 +14,12 @@ final class OutputTraceInfo: @unchecked Sendable {
     let line: UInt
     /// Guarded by `TraceRecorder`'s lock.
     var label: String?
+    /// Where the root update that last wrote this Output's `calledAt` was called (the file's
+    /// address and the line; 0: none in this recording): a root update from the same line again
+    /// needs no record, so it stays on the lock-free path. Guarded by the Output's lock (written
+    /// with the recording lock held too); forgotten when the Output is announced to a new recording.
+    @usableFromInline var lastCallFile: UInt = 0
+    @usableFromInline var lastCallLine: UInt = 0
     /// Holds the recording (epoch) in which this Output's creation was last written (0: never):
     /// written with the recording lock held, read by the lock-free update path too.
     @usableFromInline let announcedCell = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)

@@ -234,7 +234,7 @@ enum TraceRecorder {
     /// update never walks them.
     @usableFromInline
     static func updated(
-        _ output: OutputTraceInfo, preview: [UInt8]?,
+        _ output: OutputTraceInfo, preview: [UInt8]?, site: UpdateSite,
         subscribers: ((SubscriberProbes) -> Void) -> Void
     ) -> UInt64 {
         let fire = output.kind == .relay
@@ -244,12 +244,25 @@ enum TraceRecorder {
             if output.announcedEpoch != state.epoch {
                 subscribers { state.announce(output, subscribers: $0, except: nil) }
             }
-            guard let preview else { return state.appendUpdate(of: output, fire: fire, cause: cause) }
-            return state.append(cause: cause) { field in
-                fire
-                    ? .fire(output: output.id, cause: field, preview: preview)
-                    : .update(output: output.id, cause: field, preview: preview)
+            let event: UInt64
+            if let preview {
+                event = state.append(cause: cause) { field in
+                    fire
+                        ? .fire(output: output.id, cause: field, preview: preview)
+                        : .update(output: output.id, cause: field, preview: preview)
+                }
+            } else {
+                event = state.appendUpdate(of: output, fire: fire, cause: cause)
             }
+            // A root update: no subscription's closure called it, so where the app did is the answer
+            // to "why" for everything it causes. Written when the line differs from the Output's
+            // last recorded one (readers carry a call site forward, per Output).
+            if cause.event == 0 && !site.isLastCall(of: output) {
+                state.appendCalledAt(event: event, file: site.file, line: site.line)
+                output.lastCallFile = site.fileAddress
+                output.lastCallLine = site.line
+            }
+            return event
         }
     }
 

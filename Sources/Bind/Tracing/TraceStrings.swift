@@ -10,6 +10,8 @@ struct TraceStrings {
     private var recentFiles = ContiguousArray(repeating: RecentFile(address: 0, id: 0), count: 64)
     private var types: [ObjectIdentifier: UInt64] = [:]
     private var texts: [String: UInt64] = [:]
+    /// Call sites (file string id, line) and their ids, which count from 1 apart from strings'.
+    private var sites: [SiteKey: UInt64] = [:]
     private var nextID: UInt64 = 1
     /// Every string record of the stream, so a sink that joins mid-stream can define them first.
     private(set) var records: [UInt8] = []
@@ -72,6 +74,24 @@ struct TraceStrings {
         let id = add(TraceFormat.truncated(text, to: TraceFormat.maximumStringLength), define)
         texts[text] = id
         return id
+    }
+
+    /// The id of the call site at `line` of the file whose string id is `file`; `define` is called
+    /// with the site's record when it is new (kept with the strings: a sink that joins later gets it).
+    mutating func siteID(file: UInt64, line: UInt64, define: (TraceRecord) -> Void) -> UInt64 {
+        let key = SiteKey(file: file, line: line)
+        if let id = sites[key] { return id }
+        let id = UInt64(sites.count + 1)
+        sites[key] = id
+        let record = TraceRecord.site(id: id, file: file, line: line)
+        record.encode(into: &records)
+        define(record)
+        return id
+    }
+
+    private struct SiteKey: Hashable {
+        var file: UInt64
+        var line: UInt64
     }
 
     private mutating func add(_ utf8: [UInt8], _ define: (TraceRecord) -> Void) -> UInt64 {

@@ -24,7 +24,7 @@ package struct TraceStatistics: Hashable, Sendable {
     /// The event kind names, in the order of ``eventsByKind``.
     package static let eventKindNames = [
         "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
-        "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased",
+        "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased", "calledAt",
     ]
 
     package init() {}
@@ -73,6 +73,7 @@ package struct TraceStatistics: Hashable, Sendable {
         case .labeled: 12
         case .subscriptionContained: 13
         case .handleReleased: 14
+        case .calledAt: 15
         }
     }
 

@@ -28,6 +28,9 @@ public struct TraceSummary: Hashable, Sendable {
     public var isComplete: Bool
     public var findingsByKind: [(kind: Finding.Kind, count: Int)]
     public var traceErrors: Int
+    /// Wasted updates: the sites whose Outputs were most often updated with the value they had
+    /// (``RedundantUpdates``, at most 10, most first; empty for a trace without value previews).
+    public var redundantUpdates: [RedundantUpdates] = []
 
     public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {
         lhs.events == rhs.events && lhs.eventsByKind.elementsEqual(rhs.eventsByKind, by: ==)
@@ -66,12 +69,14 @@ extension Replay {
         }
         var findingCounts: [Finding.Kind: Int] = [:]
         for finding in findings { findingCounts[finding.kind, default: 0] += 1 }
-        return TraceSummary(
+        var summary = TraceSummary(
             events: statistics.events, eventsByKind: kinds, outputsByKind: outputs, topSites: Array(top),
             duration: statistics.firstTime.map { statistics.lastTime >= $0 ? statistics.lastTime - $0 : 0 } ?? 0,
             threads: statistics.threads, liveOutputs: outputTable.count, boundSubscriptions: subscriptionTable.count,
             isComplete: isComplete,
             findingsByKind: Finding.Kind.allCases.compactMap { kind in findingCounts[kind].map { (kind, $0) } },
             traceErrors: errorCount)
+        summary.redundantUpdates = Array(redundantUpdates.table().prefix(10))
+        return summary
     }
 }

@@ -68,6 +68,8 @@ public final class Replay {
     @exclusivity(unchecked) var releasedWithOpenFrames: [ObjectIdentifier: OutputNode] = [:]
 
     @exclusivity(unchecked) var feedbackCycles = FeedbackCycleFinder()
+    @exclusivity(unchecked) var glitches = GlitchFinder()
+    @exclusivity(unchecked) var redundantUpdates = RedundantUpdateFinder()
     @exclusivity(unchecked) var duplicateBindings = DuplicateBindingFinder()
     @exclusivity(unchecked) var danglingBinders = DanglingBinderFinder()
     @exclusivity(unchecked) var structuralCycles = StructuralCycleFinder()
@@ -106,12 +108,14 @@ public final class Replay {
     private var finished: [Finding]?
     /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
     private let looksForFeedbackCycles: Bool
+    private let looksForRedundantUpdates: Bool
     private let looksForStructuralCycles: Bool
     private let looksForDanglingBinders: Bool
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
         looksForFeedbackCycles = options.kinds.contains(.feedbackCycle)
+        looksForRedundantUpdates = options.kinds.contains(.redundantUpdate)
         looksForStructuralCycles = options.kinds.contains(.structuralCycle)
         looksForDanglingBinders = options.kinds.contains(.danglingBinder)
     }
@@ -200,6 +204,7 @@ public final class Replay {
             applyUnbound(subscription, reason: reason, event: event)
         case .released(let output):
             lastDepth = 0
+            glitches.released(output)
             applyReleased(output, event: event)
         case .edge(let source, let derived, let operation):
             lastDepth = 0
@@ -242,6 +247,12 @@ public final class Replay {
         case .labeled(let output, let label):
             lastDepth = 0
             if let node = liveOutput(output, of: "labeled", event: event) { node.label = label }
+        case .calledAt(let root, let site):
+            // Where a root update was called (written before its deliveries, so its frame is the
+            // thread's innermost): it changes nothing that is alive.
+            if let frame = frameStacks.view(event.thread).last, frame.sequence == root {
+                glitches.calledAt(output: frame.outputID, site: site)
+            }
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
@@ -259,6 +270,8 @@ public final class Replay {
         }
         if kinds.contains(.duplicateBinding) { findings += duplicateBindings.findings() }
         if kinds.contains(.danglingBinder) { findings += danglingBinders.findings() }
+        if kinds.contains(.glitch) { findings += glitches.findings() }
+        if kinds.contains(.redundantUpdate) { findings += redundantUpdates.findings() }
         let structural = kinds.contains(.structuralCycle) ? structuralCycles.findings : []
         findings += structural
         if kinds.contains(.feedbackCycle) {
@@ -336,11 +349,23 @@ public final class Replay {
         // Hot path: the node is used through an unretained reference (the table holds it).
         let reference = outputTable.reference(output)
         if let reference {
-            let (hasOpenUpdate, hasSuperseded) = reference._withUnsafeGuaranteedRef { node in
+            let (hasOpenUpdate, hasSuperseded, isRedundant) = reference._withUnsafeGuaranteedRef { node in
                 node.updateCount &+= 1
                 node.lastUpdateTime = event.time
+                // Judged only with previews (the value's description), before the new one replaces it.
+                let isRedundant =
+                    preview != nil && looksForRedundantUpdates && node.inFocus
+                    && RedundantUpdateFinder.isRedundant(node, previous: node.lastPreview, value: preview)
                 if let preview { node.lastPreview = preview }
-                return (node.openFrames > 0, node.supersededBindings > 0)
+                return (node.openFrames > 0, node.supersededBindings > 0, isRedundant)
+            }
+            if redundantUpdates.isTracking {
+                redundantUpdates.updated(thread: event.thread, stack: frameStacks.view(event.thread))
+            }
+            if isRedundant, let preview {
+                redundantUpdates.redundant(
+                    reference.takeUnretainedValue(), value: preview, sequence: event.sequence, thread: event.thread,
+                    stack: frameStacks.view(event.thread))
             }
             if hasSuperseded { duplicateBindings.delivered(output: output, sequence: event.sequence) }
             // Feedback: this Output's own update is still open on this thread.
@@ -348,6 +373,14 @@ public final class Replay {
                 feedbackCycles.check(
                     reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
                     sequence: event.sequence, replay: self)
+            }
+            // A combine or merge reached again by the same root: a glitch (the stack ends at the cause).
+            if cause != nil {
+                let node = reference.takeUnretainedValue()
+                if node.kind == .combine || node.kind == .merge {
+                    glitches.updated(
+                        node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
+                }
             }
         } else {
             _ = liveOutput(output, of: eventName, event: event)

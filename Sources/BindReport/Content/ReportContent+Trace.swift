@@ -90,6 +90,11 @@ extension ReportContent {
             options.includesDetails || options.includesGraph
             ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
+        for finding in first.findings {
+            if let path = ReferencePath.describe(finding, in: first.state) {
+                content.keptAliveBy[FindingFingerprint.of(finding)] = path
+            }
+        }
         if picture.svg != nil {
             for output in first.state.outputs {
                 content.outputLifetimes[output.id] = OutputLifetime(
@@ -99,11 +104,11 @@ extension ReportContent {
         }
         if options.includesDetails {
             let details = try DetailPass.read(
-                path, rows: first.timelineRows, findingEvents: Set(first.findings.map(\.event).filter { $0 != 0 }),
-                options: options, observer: observer)
+                path, rows: first.timelineRows, findings: first.findings, options: options, observer: observer)
             content.timeline = details.timeline
             content.events = details.events
             content.findingEvents = details.findingEvents
+            content.findingChains = details.chains
         }
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
@@ -183,24 +188,30 @@ extension ReportContent {
         return picture
     }
 
-    /// Pass 2: the chosen Outputs' updates, the sampled event table, and the findings' events with
-    /// their direct causes.
+    /// Pass 2: the chosen Outputs' updates, the sampled event table, the findings' events with their
+    /// direct causes, and the findings' `why` chains.
     private struct DetailPass {
         var timeline: [TimelineRow]
         var events: EventTable
         var findingEvents: [UInt64: EventContext]
+        var chains: [UInt64: [String]]
 
         /// How many recent events' lines are kept to tell a finding's cause (a cause is a delivery
         /// still running, so usually recent; an older one is named by its number only).
         static var recentLines: Int { 4096 }
+        /// How many findings get their `why` chain folded into the report (the first ones shown).
+        static let explainedFindings = 50
 
         static func read(
-            _ path: String, rows chosen: [TimelineCandidates.Candidate], findingEvents wanted: Set<UInt64>,
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding],
             options: TraceReportOptions, observer: TraceReadObserver?
         ) throws(TraceReadError) -> DetailPass {
+            let wanted = Set(findings.map(\.event).filter { $0 != 0 })
             var contexts: [UInt64: EventContext] = [:]
             var recent = [(sequence: UInt64, text: String)](repeating: (0, ""), count: recentLines)
             let reader = try TraceReader(path: path)
+            let targets = findings.prefix(explainedFindings).filter { $0.event != 0 }.map { WhyTarget(event: $0.event) }
+            var tracer = WhyTracer(targets: targets)
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
             var table = EventTable.Builder()
@@ -227,11 +238,13 @@ extension ReportContent {
                         causeText: slot.flatMap { $0.sequence == cause ? $0.text : nil })
                 }
                 recent[Int(event.sequence % UInt64(recentLines))] = (event.sequence, line.text)
+                if !targets.isEmpty { _ = tracer.consume(event, threadName: reader.threadNames[event.thread]) }
                 count += 1
                 observer?(2, reader, count)
             }
             return DetailPass(
-                timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts)
+                timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts,
+                chains: tracer.chains.mapValues(WhyText.lines))
         }
     }
 

@@ -18,6 +18,12 @@ import BindAnalysis
     public var traceFile: String
     /// Figures shown at the top: events, Outputs, subscriptions, duration, ….
     public var summary: [SummaryFigure]
+    /// The trace in which the finding at `index` of ``findings`` was seen (the first one, for a run
+    /// of several): the one its `why` command line names.
+    public func trace(ofFindingAt index: Int) -> String {
+        index < findingTraces.count ? findingTraces[index].first ?? traceFile : traceFile
+    }
+
     /// The findings, in the order they are shown.
     public var findings: [Finding]
     /// The graph as an SVG document (rendered by BindGraph), or `nil` when there is none.
@@ -29,6 +35,10 @@ import BindAnalysis
     /// For each finding (same index), the traces (processes) that saw it, when the report covers
     /// several traces; empty otherwise.
     public var findingTraces: [[String]] = []
+    /// `bind-trace why`'s chain of each finding's event, as text lines, by event (one trace only).
+    public var findingChains: [UInt64: [String]] = [:]
+    /// What keeps each leak alive (``ReferencePath``), by the finding's ``FindingFingerprint``.
+    public var keptAliveBy: [String: String] = [:]
     /// Fingerprints (``FindingFingerprint``) of findings a baseline accepts: reported as known
     /// (SARIF `baselineState` "unchanged", JUnit skipped), and they do not fail the run.
     public var baselinedFingerprints: Set<String> = []

@@ -59,15 +59,19 @@ struct HTMLReport {
         switch worst {
         case .error?: page.element("span", ["class": "verdict error"], text: "errors found")
         case .warning?: page.element("span", ["class": "verdict warning"], text: "warnings found")
+        case .note?: page.element("span", ["class": "verdict note"], text: "notes only")
         case nil: page.element("span", ["class": "verdict ok"], text: "no findings")
         }
         page.raw("</h2><div class=\"figures\">")
         let errors = content.findings.filter { $0.severity == .error }.count
-        let figures =
+        let warnings = content.findings.filter { $0.severity == .warning }.count
+        var figures =
             content.summary + [
                 SummaryFigure(label: "errors", value: ReportNumber.grouped(errors)),
-                SummaryFigure(label: "warnings", value: ReportNumber.grouped(content.findings.count - errors)),
+                SummaryFigure(label: "warnings", value: ReportNumber.grouped(warnings)),
             ]
+        let notes = content.findings.count - errors - warnings
+        if notes > 0 { figures.append(SummaryFigure(label: "notes", value: ReportNumber.grouped(notes))) }
         for figure in figures {
             page.raw("<div class=\"figure\">")
             page.element("div", ["class": "value"], text: figure.value)
@@ -140,6 +144,20 @@ struct HTMLReport {
                     text:
                         "Seen in \(traces.count) trace\(traces.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
                 )
+            }
+            if let path = content.keptAliveBy[FindingFingerprint.of(finding)] {
+                page.element("p", ["class": "note kept-alive"], text: "Kept alive by: \(path)")
+            }
+            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+                page.raw("<p class=\"note why\">Explain it: <code>")
+                page.text(why)
+                page.raw("</code></p>")
+            }
+            if let chain = content.findingChains[finding.event], content.findingTraces.count <= 1 {
+                // Folded: the chain from the app's call to the finding's event.
+                page.raw("<details class=\"why\"><summary>Why: how event \(finding.event) came about</summary><pre>")
+                page.text(chain.joined(separator: "\n"))
+                page.raw("</pre></details>")
             }
             page.element("div", ["class": "explanation"], text: finding.kind.explanation)
             page.raw("</article>\n")

@@ -6,16 +6,18 @@ import BindOutput
 /// Each kind becomes a `<testsuite>`. A kind without findings has one passing test case; a kind
 /// with findings has one failing test case per finding (most JUnit consumers show only one
 /// `<failure>` per test case), named by its site and carrying `file` and `line` attributes. A finding
-/// the baseline accepts is `<skipped>`, not failed and not passed.
+/// the baseline accepts is `<skipped>`, not failed and not passed. Notes (`redundant-update`) are
+/// not failures: they are left out (the report and SARIF list them).
 struct JUnitReport {
     let content: ReportContent
 
     func render() -> String {
-        let byKind = Dictionary(grouping: content.findings, by: \.kind)
-        let kinds = Finding.Kind.allCases
+        let judged = content.findings.filter { $0.severity >= .warning }
+        let byKind = Dictionary(grouping: judged, by: \.kind)
+        let kinds = Finding.Kind.allCases.filter { $0.severity >= .warning }
         let total = kinds.reduce(0) { $0 + max(1, byKind[$1]?.count ?? 0) }
-        let skipped = content.findings.filter(content.isBaselined).count
-        let failures = content.findings.count - skipped
+        let skipped = judged.filter(content.isBaselined).count
+        let failures = judged.count - skipped
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" "
         xml += "skipped=\"\(skipped)\">\n"

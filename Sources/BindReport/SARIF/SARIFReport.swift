@@ -46,6 +46,9 @@ struct SARIFReport {
             if index < content.findingTraces.count {
                 properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
             }
+            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+                properties.append(("why", .string(why)))
+            }
             if !finding.outputs.isEmpty {
                 properties.append(("outputs", .array(finding.outputs.map { .number(Int(clamping: $0)) })))
             }
@@ -112,6 +115,7 @@ struct SARIFReport {
         switch severity {
         case .error: "error"
         case .warning: "warning"
+        case .note: "note"
         }
     }
 
@@ -129,6 +133,8 @@ struct SARIFReport {
         case .danglingBinder: "A Binder still receives values after its target is gone."
         case .feedbackCycle: "An Output was updated again while its own update was propagating."
         case .structuralCycle: "Derived Outputs depend on each other in a circle."
+        case .glitch: "One update reached a combine or merge through two paths and delivered an inconsistent value."
+        case .redundantUpdate: "Updates delivered the value the Output already had."
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BindAnalysis
+import BindReport
 
 /// `bind-trace check TRACE…`: every finding kind, for every process of a run.
 struct CheckCommand: ParsableCommand {
@@ -16,6 +17,11 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var arguments: AnalysisArguments
     @OptionGroup var baselineOptions: BaselineOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Which findings fail the run: note (any), warning (warnings and errors), error, none.", valueName: "level"))
+    var failOn: FailOn = .warning
+
     func run() throws {
         let run = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
         var baseline = try baselineOptions.read()
@@ -23,7 +29,9 @@ struct CheckCommand: ParsableCommand {
             try Baseline.write(run.findings, to: path)
             baseline = Baseline(fingerprints: Set(run.findings.map(\.fingerprint)))
         }
-        try FindingReport(run: run, baseline: baseline, allowIncomplete: arguments.gate.allowIncomplete)
-            .print(format: arguments.format)
+        try FindingReport(
+            run: run, baseline: baseline, allowIncomplete: arguments.gate.allowIncomplete, failOn: failOn
+        )
+        .print(format: arguments.format)
     }
 }

@@ -28,7 +28,10 @@ struct ReportCommand: ParsableCommand {
         help: ArgumentHelp("The directory to write into (replaced as a whole; created if needed).", valueName: "dir"))
     var output: String = "bind-report"
 
-    @Option(help: "Which findings fail the run (exit status 1): warning (any), error (cycles only) or none.")
+    @Option(
+        help:
+            "Which findings fail the run (exit status 1): note (any), warning (warnings and errors), error (cycles only) or none."
+    )
     var failOn: FailOn = .warning
 
     @OptionGroup var judging: JudgingOptions

@@ -59,6 +59,14 @@ struct SummaryCommand: ParsableCommand {
                     "  \(site.site): \(site.updates) updates (\(site.outputs) Output\(site.outputs == 1 ? "" : "s"))")
             }
         }
+        if !summary.redundantUpdates.isEmpty {
+            out.line("wasted updates (a value equal to the one before, by preview), most first:")
+            for row in summary.redundantUpdates {
+                out.line(
+                    "  \(row.site): \(row.output): \(row.updates) redundant, \(row.downstreamUpdates) downstream "
+                        + "(first: event \(row.firstEvent))")
+            }
+        }
         out.line("alive at the end: \(summary.liveOutputs) Outputs, \(summary.boundSubscriptions) subscriptions")
         let findings = summary.findingsByKind.map { "\($0.count) \($0.kind.rawValue)" }
         out.line("findings: \(findings.isEmpty ? "none" : findings.joined(separator: ", "))")
@@ -77,6 +85,17 @@ struct SummaryCommand: ParsableCommand {
                         .object([
                             ("file", .string($0.site.file)), ("line", .uint(UInt64($0.site.line))),
                             ("updates", .uint($0.updates)), ("outputs", .uint($0.outputs)),
+                        ])
+                    })
+            ),
+            (
+                "redundantUpdates",
+                .array(
+                    summary.redundantUpdates.map {
+                        .object([
+                            ("file", .string($0.site.file)), ("line", .uint(UInt64($0.site.line))),
+                            ("output", .string($0.output)), ("updates", .uint($0.updates)),
+                            ("downstreamUpdates", .uint($0.downstreamUpdates)), ("firstEvent", .uint($0.firstEvent)),
                         ])
                     })
             ),

@@ -1,15 +1,18 @@
 import ArgumentParser
 import BindAnalysis
 import BindOutput
+import BindReport
 import BindTraceModel
 
 /// Prints the findings of a run for editors, CI logs and scripts, and chooses the exit status:
 /// 3 when a trace could not be read whole (unless `--allow-incomplete`), else 1 when a finding not
-/// in the baseline remains, else 0.
+/// in the baseline remains that `--fail-on` counts (warnings and errors; notes only with `note`), else 0.
 struct FindingReport {
     let run: TraceRun
     var baseline: Baseline?
     var allowIncomplete = false
+    /// Which findings fail the run: by default warnings and errors, not notes.
+    var failOn: FailOn = .warning
 
     /// The findings that count against the run (not in the baseline).
     var failing: [MergedFinding] { run.findings.filter { baseline?.contains($0) != true } }
@@ -28,7 +31,7 @@ struct FindingReport {
     /// Throws the status the run ends with (see the type's summary).
     func exitStatus() throws {
         if !allowIncomplete && !run.incompleteTraces.isEmpty { throw ExitCode(3) }
-        if !failing.isEmpty { throw ExitCode(1) }
+        if failOn.fails(failing.map(\.finding)) { throw ExitCode(1) }
     }
 
     private func printText() {
@@ -41,6 +44,8 @@ struct FindingReport {
                 out.line("    \(related.site.file):\(related.site.line): note: \(related.note)")
             }
             if several { out.line("    note: \(Self.seenIn(merged, of: run.traces.count))") }
+            if let path = keptAliveBy(merged) { out.line("    note: kept alive by: \(path)") }
+            if let why = Self.whyCommand(merged) { out.line("    note: explain it: \(why)") }
         }
         let events = run.traces.reduce(UInt64(0)) { $0 + $1.result.summary.events }
         let subject = several ? "\(run.traces.count) traces" : run.traces[0].path
@@ -55,6 +60,19 @@ struct FindingReport {
             let total = failing.count == 1 ? "1 finding" : "\(failing.count) findings"
             out.line("bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(events) events\(known)")
         }
+    }
+
+    /// What keeps a leak alive (``ReferencePath``), in the first trace that saw it.
+    func keptAliveBy(_ merged: MergedFinding) -> String? {
+        guard let path = merged.traces.first, let trace = run.traces.first(where: { $0.path == path }) else {
+            return nil
+        }
+        return ReferencePath.describe(merged.finding, in: trace.result.state)
+    }
+
+    /// The `bind-trace why` command line for the finding's event in the first trace that saw it.
+    static func whyCommand(_ merged: MergedFinding) -> String? {
+        merged.traces.first.flatMap { merged.finding.whyCommand(trace: $0) }
     }
 
     /// `seen in 2 of 5 traces: app-12.trace, app-13.trace`.
@@ -128,6 +146,8 @@ struct FindingReport {
             ("fingerprint", .string(merged.fingerprint)),
             ("baselined", .bool(baseline?.contains(merged) == true)),
             ("traces", .array(merged.traces.map { .string($0) })),
+            ("why", Self.whyCommand(merged).map { .string($0) } ?? .null),
+            ("keptAliveBy", keptAliveBy(merged).map { .string($0) } ?? .null),
         ]
         return .object(members)
     }

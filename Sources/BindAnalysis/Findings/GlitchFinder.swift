@@ -1,0 +1,149 @@
+import BindTraceModel
+
+/// Finds `glitch`: one root update reaching a combine or merge more than once in one propagation,
+/// through two or more paths that enter it by different inputs (the diamond `a → b`, `a → c`,
+/// `combine(b, c)`). Every delivery but the
+/// last carried a value made of one new input and stale others: its subscribers saw an
+/// inconsistent, intermediate value.
+///
+/// The propagation is the thread's open frames: its root is the outermost one (the update or bind
+/// no subscription caused). Checked only for updates of combines and merges that have a cause, so
+/// the hot path costs one comparison of the Output's kind. Reported once per (root Output's site,
+/// combine's site), with how many propagations glitched; the event is the first inconsistent
+/// delivery, so `bind-trace why --event N` shows its path.
+struct GlitchFinder {
+    /// One combine's deliveries within the propagation currently reaching it.
+    private struct Propagation {
+        let root: UInt64
+        var deliveries: Int
+        var firstEvent: UInt64
+        var firstValue: String?
+        var lastValue: String?
+        var paths: [[UInt64]]
+        var pathNames: [[String]]
+        /// The Outputs that delivered to the combine: two or more make a diamond (one, reached
+        /// again, is a loop: the feedback-cycle rule's).
+        var inputs: Set<UInt64>
+        /// Named when the propagation starts: the root's node may be gone when it ends.
+        let rootOutput: (name: String, site: SourceSite)?
+        let rootCall: SourceSite?
+        let combine: (name: String, site: SourceSite)
+    }
+
+    /// What one glitch (a root site and a combine site) has shown so far.
+    private struct Glitch {
+        var combineName: String
+        var combineSite: SourceSite
+        var rootName: String
+        var rootSite: SourceSite
+        var rootCall: SourceSite?
+        var firstEvent: UInt64
+        var inconsistent: String?
+        var final: String?
+        var pathNames: [[String]]
+        var outputs: [UInt64]
+        var propagations = 1
+        var deliveries: Int
+    }
+
+    private struct Key: Hashable {
+        let root: SourceSite
+        let combine: SourceSite
+    }
+
+    private var current: [UInt64: Propagation] = [:]
+    private var glitches: [Key: Glitch] = [:]
+    private var order: [Key] = []
+    /// Each Output's last recorded root call site (the recorder writes one only when the line
+    /// changes, so it carries forward).
+    private var callSites: [UInt64: SourceSite] = [:]
+
+    /// The root updates of `output` are called at `site` from now on.
+    mutating func calledAt(output: UInt64, site: SourceSite) {
+        callSites[output] = site
+    }
+
+    /// An update of the combine or merge `node`, caused through the frames `stack` (outermost first).
+    mutating func updated(_ node: OutputNode, stack: UnsafeBufferPointer<Frame>, sequence: UInt64, value: String?) {
+        // Only what the analysis focuses on (a test's own scope): other tests' propagations are theirs.
+        guard node.inFocus, let rootFrame = stack.first else { return }
+        let root = rootFrame.sequence
+        let path = stack.map(\.outputID) + [node.id]
+        let input = stack.last?.outputID ?? 0
+        if var propagation = current[node.id], propagation.root == root {
+            propagation.deliveries += 1
+            propagation.lastValue = value
+            propagation.inputs.insert(input)
+            if propagation.paths.count < 4 && !propagation.paths.contains(path) {
+                propagation.paths.append(path)
+                propagation.pathNames.append(names(stack, node))
+            }
+            current[node.id] = propagation
+            return
+        }
+        if let ended = current[node.id] { judge(ended) }
+        current[node.id] = Propagation(
+            root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value, paths: [path],
+            pathNames: [names(stack, node)], inputs: [input],
+            rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
+            rootCall: rootFrame.kind == .update ? callSites[rootFrame.outputID] : nil,
+            combine: (node.narrated, node.site))
+    }
+
+    /// The combine or merge `id` is gone: its last propagation is judged now.
+    mutating func released(_ id: UInt64) {
+        callSites[id] = nil
+        guard let propagation = current.removeValue(forKey: id) else { return }
+        judge(propagation)
+    }
+
+    private mutating func judge(_ propagation: Propagation) {
+        guard propagation.deliveries >= 2, propagation.inputs.count >= 2, let root = propagation.rootOutput else {
+            return
+        }
+        let combine = propagation.combine
+        let key = Key(root: root.site, combine: combine.site)
+        if var known = glitches[key] {
+            known.propagations += 1
+            glitches[key] = known
+            return
+        }
+        order.append(key)
+        glitches[key] = Glitch(
+            combineName: combine.name, combineSite: combine.site, rootName: root.name, rootSite: root.site,
+            rootCall: propagation.rootCall, firstEvent: propagation.firstEvent,
+            inconsistent: propagation.firstValue, final: propagation.lastValue, pathNames: propagation.pathNames,
+            outputs: Array(Set(propagation.paths.joined())).sorted(), deliveries: propagation.deliveries)
+    }
+
+    private func names(_ stack: UnsafeBufferPointer<Frame>, _ node: OutputNode) -> [String] {
+        stack.map { $0.output?.narrated ?? Narrator.unknownOutput($0.outputID) } + [node.narrated]
+    }
+
+    /// Every glitch, the propagations still open judged as they stand.
+    mutating func findings() -> [Finding] {
+        for (_, propagation) in current.sorted(by: { $0.key < $1.key }) { judge(propagation) }
+        current = [:]
+        return order.compactMap { key in
+            guard let glitch = glitches[key] else { return nil }
+            let times = Narrator.count(UInt64(glitch.propagations), "update")
+            let shown = glitch.inconsistent.map { "\"\(Narrator.shortened($0))\"" } ?? "an intermediate value"
+            let final = glitch.final.map { " before the final \"\(Narrator.shortened($0))\"" } ?? ""
+            let message =
+                "one update of \(glitch.rootName) reaches \(glitch.combineName) "
+                + "\(glitch.deliveries) times through \(glitch.pathNames.count) paths: its subscribers see "
+                + "\(shown)\(final) (\(times) of the root glitched this way)"
+            var related = glitch.pathNames.enumerated().map { index, names in
+                Finding.Related(
+                    site: glitch.combineSite, note: "path \(index + 1): " + names.joined(separator: " → "))
+            }
+            related.insert(Finding.Related(site: glitch.rootSite, note: "\(glitch.rootName) is created here"), at: 0)
+            if let call = glitch.rootCall {
+                related.insert(Finding.Related(site: call, note: "the root update is called here"), at: 0)
+            }
+            return Finding(
+                kind: .glitch, message: message, site: glitch.combineSite, related: related, outputs: glitch.outputs,
+                event: glitch.firstEvent)
+        }
+    }
+}

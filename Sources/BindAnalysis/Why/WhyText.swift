@@ -1,0 +1,95 @@
+import BindTraceModel
+
+/// A ``WhyChain`` as lines of text: `bind-trace why`'s output and the report's folded chain.
+///
+/// ```
+/// why event 42: update of 'status' (String), 3 steps from the root
+/// root #17 on thread 1 (main): update(withValue:) called at SignInSample/SignInScreen.swift:19
+///      'email' (String): "" → "ada@example.com"
+///   ↳ #18 on thread 1 (main) via map at SignInViewModel.swift:12 (subscription 4)
+///      map → Bool at SignInViewModel.swift:12: "false" → "true"
+/// ```
+public enum WhyText {
+    /// The chain, one line per entry; strings from the trace are shortened (the caller escapes).
+    public static func lines(_ chain: WhyChain) -> [String] {
+        var lines: [String] = []
+        let last = chain.steps.last
+        let what = last.map { step in actionName(step) + (step.output.map { " of \($0.name)" } ?? "") } ?? "event"
+        lines.append(
+            "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
+        if !chain.isComplete {
+            lines.append(
+                "(earlier steps are not in the trace: the root came before its start, Bind deferred a step "
+                    + "of a chain more than 128 deep, or the chain is over \(WhyTracer.maximumDepth) deep)")
+        }
+        for (index, step) in chain.steps.enumerated() {
+            lines.append(header(of: step, isRoot: index == 0 && chain.isComplete))
+            lines.append("     " + change(of: step))
+            if let via = step.via, !via.contributors.isEmpty {
+                let changed = chain.steps.indices.contains(index - 1) ? chain.steps[index - 1].output?.name : nil
+                var text = "     " + (changed.map { "input \($0) changed; " } ?? "")
+                text += "only contributed: "
+                text += via.contributors.map { "\($0.output.name) = \(quoted($0.value))" }.joined(separator: ", ")
+                lines.append(text)
+            }
+        }
+        if let subscription = chain.deliveredTo {
+            lines.append("  ↳ delivered to the \(subscription.name) (subscription \(subscription.id))")
+        }
+        return lines
+    }
+
+    private static func header(of step: WhyStep, isRoot: Bool) -> String {
+        let thread = "thread \(step.thread)" + (step.threadName.map { " (\(Narrator.shortened($0)))" } ?? "")
+        if isRoot {
+            var text = "root #\(step.event) on \(thread): "
+            switch step.action {
+            case .update: text += "update(withValue:)"
+            case .fire: text += "fire()"
+            case .bind: text += "bind"
+            case .other: text += step.eventName
+            }
+            if let site = step.calledAt {
+                text += " called at \(site)"
+            } else if step.action == .update || step.action == .fire {
+                text += " (call site not recorded)"
+            }
+            return text
+        }
+        var text = "  ↳ #\(step.event) on \(thread)"
+        if let via = step.via {
+            if let operation = via.operator, let output = step.output {
+                text += " via \(operation) at \(Narrator.place(output.site))"
+            } else if let subscription = via.subscription {
+                text += " via the \(subscription.name)"
+            }
+            text += " (subscription \(via.subscriptionID))"
+        }
+        return text
+    }
+
+    private static func change(of step: WhyStep) -> String {
+        let name = step.output?.name ?? step.eventName
+        switch step.action {
+        case .update, .fire:
+            // No earlier value recorded (the first update, or previews off): the new value alone.
+            guard let previous = step.previous else { return "\(name): \(quoted(step.value))" }
+            return "\(name): \(quoted(previous)) → \(quoted(step.value))"
+        case .bind:
+            return "bind to \(name), delivering its current value \(quoted(step.value))"
+        case .other:
+            return step.eventName + (step.output.map { " of \($0.name)" } ?? "")
+        }
+    }
+
+    /// `update`, `fire`, `bind`, or the event's kind name.
+    private static func actionName(_ step: WhyStep) -> String {
+        step.action == .other ? step.eventName : step.action.rawValue
+    }
+
+    /// A value preview quoted and shortened, or a note that the trace has none.
+    static func quoted(_ value: String?) -> String {
+        guard let value else { return "(value not recorded)" }
+        return "\"\(Narrator.shortened(value))\""
+    }
+}
