@@ -38,6 +38,12 @@ struct EventKindConformanceTests {
         }
     }
 
+    /// What must come before a sample in a trace of its own: a `calledAt` names the update it
+    /// happened at (event 1), so that update comes first.
+    static func prelude(_ tag: TraceFormat.Tag) -> [TraceEvent.Kind] {
+        tag == .calledAt ? [.updated(output: 1, cause: nil, preview: "5")] : []
+    }
+
     static var eventTags: [TraceFormat.Tag] { TraceFormat.Tag.allCases.filter(\.isEvent) }
 
     /// The samples, each with its tag.
@@ -83,7 +89,7 @@ struct EventKindConformanceTests {
     func writerUsesTheTag() throws {
         for (tag, kind) in try Self.samples() {
             // Given a trace of the sample alone, when its records are walked
-            let tags = Self.recordTags(Self.trace([kind]))
+            let tags = Self.recordTags(Self.trace(Self.prelude(tag) + [kind]))
             // Then the sample's record carries the tag
             #expect(tags.contains(tag.rawValue), "\(tag)")
         }
@@ -92,19 +98,22 @@ struct EventKindConformanceTests {
     @Test("TraceReader reads each kind back as written, one by one and in batches (CompactEvent)")
     func readerRoundTrips() throws {
         for (tag, kind) in try Self.samples() {
-            let bytes = Self.trace([kind])
+            let written = Self.prelude(tag) + [kind]
+            let bytes = Self.trace(written)
             let events = try TraceReader(bytes: bytes).readAll()
-            #expect(events.map(\.kind) == [kind], "\(tag)")
+            #expect(events.map(\.kind) == written, "\(tag)")
 
             let reader = try TraceReader(bytes: bytes)
             var batch = EventBatch()
             reader.read(into: &batch)
             var strings = DefinedStrings()
             strings.take(batch)
-            #expect(batch.count == 1, "\(tag)")
-            if batch.count == 1 { #expect(strings.event(in: batch, at: 0).kind == kind, "\(tag)") }
-            if let compact = CompactEvent(events[0]) {
-                #expect(batch.events.first?.kind == compact.kind, "\(tag): the compact form is the reader's")
+            #expect(batch.count == written.count, "\(tag)")
+            if batch.count == written.count {
+                #expect(strings.event(in: batch, at: written.count - 1).kind == kind, "\(tag)")
+            }
+            if let last = events.last, let compact = CompactEvent(last) {
+                #expect(batch.events.last?.kind == compact.kind, "\(tag): the compact form is the reader's")
             }
         }
     }
