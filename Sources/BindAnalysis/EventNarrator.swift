@@ -115,6 +115,10 @@ package struct EventNarrator {
         case .handleReleased(let subscription):
             return Line(
                 text: "release the handle of subscription \(subscription) (still bound)", outputs: [], sites: [])
+        case .stopped(let derived, let source):
+            return Line(
+                text: "stop \(name(derived)) for good: its source \(name(source)) was released",
+                outputs: [derived, source], sites: site(of: derived))
         }
     }
 

@@ -13,12 +13,14 @@ public struct Finding: Hashable, Sendable {
         case danglingBinder = "dangling-binder"
         case feedbackCycle = "feedback-cycle"
         case structuralCycle = "structural-cycle"
+        case stoppedCombine = "stopped-combine"
 
         /// How serious the kind is, for `--fail-on`.
         public var severity: Severity {
             switch self {
             case .feedbackCycle, .structuralCycle: .error
             case .leakedSubscription, .leakedOutput, .duplicateBinding, .danglingBinder: .warning
+            case .stoppedCombine: .note
             }
         }
 
@@ -44,6 +46,10 @@ public struct Finding: Hashable, Sendable {
                     + "each other, which loops or stops only by luck."
             case .structuralCycle:
                 "Derived Outputs depend on each other in a circle."
+            case .stoppedCombine:
+                "A combine holds its sources weakly and stops for good once one is released; a release build "
+                    + "may release a source right after its last use. Keep the sources alive as long as the "
+                    + "result is bound (store them, or use withExtendedLifetime)."
             }
         }
 
@@ -51,9 +57,19 @@ public struct Finding: Hashable, Sendable {
     }
 
     public enum Severity: String, Hashable, Sendable, Comparable {
+        /// Worth knowing, not a defect by itself: never fails a run or a test.
+        case note
         case warning, error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+        private var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// Another source line involved in a finding, with what it is.

@@ -431,6 +431,7 @@ public struct TraceGraphBuilder: Sendable {
         case .danglingBinder: "dangling binder"
         case .feedbackCycle: "feedback loop"
         case .structuralCycle: "structural cycle"
+        case .stoppedCombine: "stopped combine"
         }
     }
 

@@ -6,7 +6,7 @@ import BindAnalysis
 /// if FailOn.error.fails(findings) { exit(1) }   // any finding of severity error
 /// ```
 public enum FailOn: String, CaseIterable, Sendable {
-    /// Fail on any finding.
+    /// Fail on any finding of severity warning or error (a note never fails).
     case warning
     /// Fail only on findings of severity error (cycles).
     case error
@@ -16,7 +16,7 @@ public enum FailOn: String, CaseIterable, Sendable {
     /// Whether `findings` should fail the run.
     public func fails(_ findings: [Finding]) -> Bool {
         switch self {
-        case .warning: !findings.isEmpty
+        case .warning: findings.contains { $0.severity >= .warning }
         case .error: findings.contains { $0.severity == .error }
         case .none: false
         }
@@ -25,7 +25,7 @@ public enum FailOn: String, CaseIterable, Sendable {
     /// The findings that make the run fail.
     public func failing(_ findings: [Finding]) -> [Finding] {
         switch self {
-        case .warning: findings
+        case .warning: findings.filter { $0.severity >= .warning }
         case .error: findings.filter { $0.severity == .error }
         case .none: []
         }

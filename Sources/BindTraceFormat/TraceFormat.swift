@@ -8,8 +8,9 @@ package enum TraceFormat {
     /// The first 8 bytes of every trace file.
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
-    /// 1: `contained` and `handleReleased` events.
-    package static let minorVersion: UInt16 = 1
+    /// 1: `contained` and `handleReleased` events. 2: `chunk`, `continues` and `writer` records
+    /// and the `stopped` event.
+    package static let minorVersion: UInt16 = 2
     /// magic + major + minor + flags.
     package static let headerSize = 16
     /// Strings longer than this are cut (at a character boundary) by the recorder.
@@ -33,6 +34,12 @@ package enum TraceFormat {
         case end = 4
         /// Events the writer could not deliver (a failed write): their count.
         case lost = 5
+        /// Starts each chunk the recorder writes to a file: its number, its first event, its length.
+        case chunk = 6
+        /// Opens a file that continues one deleted, replaced or truncated while it was written.
+        case continues = 7
+        /// Opens a file: the process that writes it (the rule for one path in one run).
+        case writer = 8
         // Events: each takes the next sequence number.
         case outputCreated = 10
         case edge = 11
@@ -49,8 +56,28 @@ package enum TraceFormat {
         case label = 22
         case contained = 23
         case handleReleased = 24
+        /// An operator with several sources stopped because one of them was released.
+        case stopped = 25
 
         package var isEvent: Bool { rawValue >= 10 }
+    }
+
+    /// How a trace file was lost while the recorder wrote it (a `continues` record's reason).
+    package enum FileLoss: UInt64, Sendable {
+        /// Its last link was removed.
+        case deleted = 0
+        /// Its path now names another file.
+        case replaced = 1
+        /// It is shorter than what was written to it.
+        case truncated = 2
+
+        package var description: String {
+            switch self {
+            case .deleted: "deleted"
+            case .replaced: "replaced"
+            case .truncated: "truncated"
+            }
+        }
     }
 
     /// Bits of a `bound` record's flags.

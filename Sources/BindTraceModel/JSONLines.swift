@@ -70,6 +70,9 @@ public enum JSONLines {
             object.add("container", container)
         case .handleReleased(let subscription):
             object.add("subscription", subscription)
+        case .stopped(let derived, let source):
+            object.add("output", derived)
+            object.add("source", source)
         }
         return object.text + "}"
     }

@@ -92,6 +92,8 @@ public struct TraceEvent: Hashable, Sendable {
         case subscriptionContained(subscription: UInt64, container: UInt64)
         /// A subscription's `Subscription` handle was released while it was still bound.
         case handleReleased(subscription: UInt64)
+        /// The operator `derived` (a combine) stopped for good: its source `source` was released.
+        case stopped(derived: UInt64, source: UInt64)
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -167,6 +169,7 @@ extension TraceEvent.Kind {
         case .labeled: "labeled"
         case .subscriptionContained: "subscriptionContained"
         case .handleReleased: "handleReleased"
+        case .stopped: "stopped"
         }
     }
 

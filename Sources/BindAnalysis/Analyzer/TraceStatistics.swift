@@ -25,6 +25,7 @@ public struct TraceStatistics: Hashable, Sendable {
     public static let eventKindNames = [
         "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
         "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased",
+        "stopped",
     ]
 
     public init() {}
@@ -73,6 +74,7 @@ public struct TraceStatistics: Hashable, Sendable {
         case .labeled: 12
         case .subscriptionContained: 13
         case .handleReleased: 14
+        case .stopped: 15
         }
     }
 
@@ -89,6 +91,7 @@ public struct TraceStatistics: Hashable, Sendable {
         case .scopeEnded: 10
         case .subscriptionContained: 13
         case .handleReleased: 14
+        case .stopped: 15
         case .bound: boundIndex
         case .outputCreated: outputCreatedIndex
         // Counted from its full kind.

@@ -49,6 +49,7 @@ struct HTMLReport {
         switch worst {
         case .error?: page.element("span", ["class": "verdict error"], text: "errors found")
         case .warning?: page.element("span", ["class": "verdict warning"], text: "warnings found")
+        case .note?: page.element("span", ["class": "verdict ok"], text: "notes only")
         case nil: page.element("span", ["class": "verdict ok"], text: "no findings")
         }
         page.raw("</h2><div class=\"figures\">")

@@ -112,6 +112,7 @@ struct SARIFReport {
         switch severity {
         case .error: "error"
         case .warning: "warning"
+        case .note: "note"
         }
     }
 
@@ -128,6 +129,7 @@ struct SARIFReport {
         case .danglingBinder: "A Binder still receives values after its target is gone."
         case .feedbackCycle: "An Output was updated again while its own update was propagating."
         case .structuralCycle: "Derived Outputs depend on each other in a circle."
+        case .stoppedCombine: "A combine stopped for good because a source was released while it was bound."
         }
     }
 }
