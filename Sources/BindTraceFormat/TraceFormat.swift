@@ -19,6 +19,9 @@ package enum TraceFormat {
     package static let maximumPreviewLength = 120
     /// The longest string a reader accepts: 16 times what the recorder writes, room for future writers.
     package static let maximumReadableStringLength = 16 * 1024
+    /// No trace numbers more events (the recorder's sequence numbers have 44 bits): a `lost` count
+    /// or a chunk's first event past it is corruption, not a reason to count on.
+    package static let maximumSequence: UInt64 = 1 << 44
     /// No record is larger; a length above it is corruption, not a reason to allocate. The largest
     /// record the recorder writes is a string record (a few bytes plus ``maximumStringLength``).
     package static let maximumRecordLength = 64 * 1024

@@ -30,6 +30,11 @@ public final class TraceReader {
     /// that could not order them) summed, the events of the file this one continues (``continuedFrom``),
     /// and events whose numbers are missing between two chunks with no `lost` record saying so.
     public private(set) var lostEvents: UInt64 = 0
+    /// Sequence numbers that no event of the trace takes: those of the events the trace says it
+    /// lost, so that the events after a loss keep the numbers the recorder gave them (and their
+    /// causes, counted back, stay right). An event's ``TraceEvent/sequence`` is its position in the
+    /// trace plus the numbers skipped before it.
+    public private(set) var skippedSequenceNumbers: UInt64 = 0
     /// Chunks the file holds twice (a writer that wrote one again), read once: their second copies
     /// were skipped.
     public private(set) var repeatedChunks = 0
@@ -476,6 +481,7 @@ public final class TraceReader {
         case .end:
             isComplete = true
         case .lost(let count):
+            try skipNumbers(count, at: recordOffset, tag: tagByte)
             lost(count, at: recordOffset)
         case .chunk(let number, let firstEvent, let bytes):
             try chunk(number, firstEvent: firstEvent, bytes: bytes, at: recordOffset)
@@ -501,7 +507,6 @@ public final class TraceReader {
     /// per trace sums every such record.
     private func lost(_ count: UInt64, at offset: Int) {
         lostEvents &+= count
-        sequence &+= count
         guard var summary = lostRecords else {
             lostRecords = (1, count, warnings.count)
             warnings.append(TraceWarning(offset: offset, message: "the recorder lost \(count) events here"))
@@ -531,8 +536,8 @@ public final class TraceReader {
         let expected = sequence &+ 1
         if firstEvent > expected {
             let missing = firstEvent - expected
+            try skipNumbers(missing, at: offset, tag: TraceFormat.Tag.chunk.rawValue)
             lostEvents &+= missing
-            sequence = firstEvent - 1
             warnings.append(
                 TraceWarning(
                     offset: offset,
@@ -543,6 +548,16 @@ public final class TraceReader {
                     offset: offset,
                     message: "chunk \(number) starts at event \(firstEvent), but \(expected - 1) events came before it"))
         }
+    }
+
+    /// The next event's number is `count` past the last one's; a trace never numbers more than
+    /// ``TraceFormat/maximumSequence`` events.
+    private func skipNumbers(_ count: UInt64, at offset: Int, tag: UInt8) throws(TraceReadError) {
+        guard count <= TraceFormat.maximumSequence - min(sequence, TraceFormat.maximumSequence) else {
+            throw .malformedRecord(offset: offset, tag: tag, reason: "\(count) lost events: more than a trace numbers")
+        }
+        sequence += count
+        skippedSequenceNumbers += count
     }
 
     /// Skips the records of a repeated chunk: `bytes` bytes of whole records after its `chunk` record.

@@ -185,16 +185,17 @@ struct TraceFile {
         guard count > TraceFormat.headerSize, Array(bytes[0..<8]) == TraceFormat.magic,
             bytes[TraceFormat.headerSize] == TraceFormat.Tag.writer.rawValue
         else { return nil }
-        let fields: (group: UInt64, session: UInt64)? = bytes.withUnsafeBytes { raw in
+        let fields: (process: UInt64, group: UInt64, session: UInt64)? = bytes.withUnsafeBytes { raw in
             var payload = PayloadDecoder(bytes: raw, start: TraceFormat.headerSize + 1, end: count)
-            guard let length = payload.varintIfWhole(), length < 64 else { return nil }
-            _ = payload.varintIfWhole()
-            guard let group = payload.varintIfWhole(), let session = payload.varintIfWhole() else { return nil }
-            return (group, session)
+            guard let length = payload.varintIfWhole(), length < 64, let process = payload.varintIfWhole(),
+                let group = payload.varintIfWhole(), let session = payload.varintIfWhole()
+            else { return nil }
+            return (process, group, session)
         }
-        guard let fields, fields.group == UInt64(getpgrp()), fields.session == UInt64(max(getsid(0), 0)) else {
-            return nil
-        }
+        // This process's own earlier recording is its to replace.
+        guard let fields, fields.process != UInt64(getpid()), fields.group == UInt64(getpgrp()),
+            fields.session == UInt64(max(getsid(0), 0))
+        else { return nil }
         #if canImport(Darwin)
         let modified = Int(status.st_mtimespec.tv_sec)
         #else

@@ -167,11 +167,12 @@ enum TraceRecorder {
             bind_lock_lock(recordingLock)
             let chunks = state.pointee.pendingChunks
             bind_lock_unlock(recordingLock)
-            if chunks.isEmpty { return }
+            // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
             if file?.loss() != nil {
                 continueAfterLoss()
                 continue
             }
+            if chunks.isEmpty { return }
             for chunk in chunks {
                 chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
                 bind_lock_lock(recordingLock)
