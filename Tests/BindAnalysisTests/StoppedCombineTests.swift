@@ -8,12 +8,12 @@ import Testing
 struct StoppedCombineTests {
     @Test("a combine whose source is released while its result is bound, then another source updates, is a note")
     func sourceReleasedThenUpdate() throws {
-        let second = Output<Int>(value: 0).labeled("second")
         var combineLine: UInt = 0
         var firstLine: UInt = 0
         var delivered: [Int] = []
 
         let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0).labeled("second")
             var first: Output<Int>? = Output<Int>(value: 0)
             firstLine = #line - 1
             _ = first!.labeled("first")
@@ -22,7 +22,7 @@ struct StoppedCombineTests {
             let subscription = combined.bind { delivered.append($0.1) }
             first = nil
             second.update(withValue: 7)
-            withExtendedLifetime((combined, subscription)) {}
+            withExtendedLifetime((second, combined, subscription)) {}
         }
 
         #expect(delivered == [0], "the combine stopped: the update of 'second' was dropped")
@@ -44,15 +44,15 @@ struct StoppedCombineTests {
 
     @Test("the same combine with its sources kept alive delivers every update and has no finding")
     func sourcesKept() throws {
-        let second = Output<Int>(value: 0)
         var delivered: [Int] = []
 
         let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0)
             let first = Output<Int>(value: 0)
             let combined = Output<Int>.combine(first, second)
             let subscription = combined.bind { delivered.append($0.1) }
             second.update(withValue: 7)
-            withExtendedLifetime((first, combined, subscription)) {}
+            withExtendedLifetime((first, second, combined, subscription)) {}
         }
 
         #expect(delivered == [0, 7])
@@ -61,14 +61,13 @@ struct StoppedCombineTests {
 
     @Test("a source released with no later update of another source is no finding: nothing was dropped")
     func releasedWithoutLaterUpdate() throws {
-        let second = Output<Int>(value: 0)
-
         let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0)
             var first: Output<Int>? = Output<Int>(value: 0)
             let combined = Output<Int>.combine(first!, second)
             let subscription = combined.bind { _ in }
             first = nil
-            withExtendedLifetime((combined, subscription)) {}
+            withExtendedLifetime((second, combined, subscription)) {}
         }
 
         let events = try #require(recording).events()
@@ -78,16 +77,15 @@ struct StoppedCombineTests {
 
     @Test("a combine nobody listens to any more stops in silence: its result was unbound before the update")
     func resultUnbound() throws {
-        let second = Output<Int>(value: 0)
-
         let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0)
             var first: Output<Int>? = Output<Int>(value: 0)
             let combined = Output<Int>.combine(first!, second)
             let subscription = combined.bind { _ in }
             subscription.unsubscribe()
             first = nil
             second.update(withValue: 7)
-            withExtendedLifetime(combined) {}
+            withExtendedLifetime((second, combined)) {}
         }
 
         #expect(try analyze(recording).findings.isEmpty)

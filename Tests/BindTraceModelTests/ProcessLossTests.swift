@@ -27,9 +27,9 @@ extension TraceFileTests {
     @Suite("Signals mid-burst, crashes, lost files and one path per run")
     struct ProcessLossTests {
         @Test(
-            "SIGTERM or SIGINT mid-burst: every update made before the signal is in the trace, once (20 trials)")
+            "SIGTERM or SIGINT mid-burst: every update made before the signal is in the trace, once (50 trials)")
         func signalMidBurst() throws {
-            for trial in 0..<20 {
+            for trial in 0..<50 {
                 let signal = trial % 2 == 0 ? SIGTERM : SIGINT
                 let path = temporaryTracePath()
                 defer { unlink(path) }
@@ -56,9 +56,9 @@ extension TraceFileTests {
             }
         }
 
-        @Test("a crash after 100,000 updates writes every chunk exactly once and keeps every update (10 trials)")
+        @Test("a crash after 100,000 updates writes every chunk exactly once and keeps every update (25 trials)")
         func crashWritesEachChunkOnce() throws {
-            for trial in 0..<10 {
+            for trial in 0..<25 {
                 let path = temporaryTracePath()
                 defer { unlink(path) }
                 let (process, _) = try startFixture(

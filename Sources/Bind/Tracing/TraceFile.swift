@@ -237,10 +237,11 @@ struct TraceFile {
         guard descriptor >= 0, isRegular else { return nil }
         var own = stat()
         guard fstat(descriptor, &own) == 0 else { return nil }
-        if own.st_nlink == 0 { return .deleted }
         var named = stat()
-        if stat(absolutePath, &named) != 0 { return .deleted }
+        guard stat(absolutePath, &named) == 0 else { return .deleted }
+        // A file renamed over it leaves it without links too: the path says which.
         if named.st_dev != own.st_dev || named.st_ino != own.st_ino { return .replaced }
+        if own.st_nlink == 0 { return .deleted }
         if own.st_size < written { return .truncated }
         return nil
     }

@@ -145,7 +145,8 @@ enum TraceRecorder {
         // while it is written and closed is never queued for it (those chunks would reach the
         // next file opened, with another stream's strings and Outputs).
         bind_lock_lock(recordingLock)
-        let chunks = state.pointee.fileClosed()
+        let committed = state.pointee.committedChunk
+        let chunks = state.pointee.fileClosed().filter { $0.number > committed }
         // Off again unless a capture still runs: every probe then takes its untraced path.
         bt_set_recording(state.pointee.isRecording)
         bind_lock_unlock(recordingLock)
@@ -165,6 +166,10 @@ enum TraceRecorder {
     private static func writePendingLocked() {
         while true {
             bind_lock_lock(recordingLock)
+            // Not those a crash flush wrote already (while Swift's backtracer runs, this thread
+            // may still be flushing).
+            let committed = state.pointee.committedChunk
+            state.pointee.pendingChunks.removeAll { $0.number <= committed }
             let chunks = state.pointee.pendingChunks
             bind_lock_unlock(recordingLock)
             // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
