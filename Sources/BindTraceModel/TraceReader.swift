@@ -546,7 +546,8 @@ public final class TraceReader {
             warnings.append(
                 TraceWarning(
                     offset: offset,
-                    message: "chunk \(number) starts at event \(firstEvent), but \(expected - 1) events came before it"))
+                    message: "chunk \(number) starts at event \(firstEvent), but \(expected - 1) events came before it")
+            )
         }
     }
 

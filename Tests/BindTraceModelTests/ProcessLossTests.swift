@@ -152,7 +152,8 @@ extension TraceFileTests {
 
             // When a separate run (its own session and process group) records to the same path
             let separate = try ChildProcess.run(
-                URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", fixture, "100", "exit"], environment: ["BIND_TRACE": path])
+                URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", fixture, "100", "exit"],
+                environment: ["BIND_TRACE": path])
             #expect(separate.status == 0)
 
             // Then it replaces the file, as a new run should

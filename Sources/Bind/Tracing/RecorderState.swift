@@ -492,7 +492,8 @@ struct RecorderState {
         guard count > 0 else { return }
         let bytes = UnsafeBufferPointer(start: buffer, count: count)
         let chunk = TraceRecord.chunk(
-            number: nextChunk, firstEvent: (eventsInBuffer > 0 ? firstInBuffer : lastWritten &+ 1) &- fileFirstEvent &+ 1,
+            number: nextChunk,
+            firstEvent: (eventsInBuffer > 0 ? firstInBuffer : lastWritten &+ 1) &- fileFirstEvent &+ 1,
             bytes: UInt64(count))
         if crashDescriptor >= 0 {
             // The chunk record is encoded in memory that exists already: nothing allocates here.
