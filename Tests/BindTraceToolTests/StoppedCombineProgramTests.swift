@@ -100,7 +100,8 @@ struct StoppedCombineProgramTests {
             .appendingPathComponent("Fixtures/TraceFixture/main.swift")
         let lines = try String(contentsOf: source, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
-        return try #require(lines.firstIndex(where: matches)) + 1
+        let index = lines.firstIndex(where: matches)
+        return try #require(index, "the fixture holds the line") + 1
     }
 }
 #endif
