@@ -150,7 +150,7 @@ struct TraceFile {
     /// Opens and locks `path`, emptying it only once it is this process's and (`keepingThisRun`)
     /// not another process's of this run.
     private static func openLocked(_ path: String, keepingThisRun: Bool) throws -> Opening {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecordingError(path: path, reason: String(cString: strerror(errno)))
         }
@@ -164,7 +164,7 @@ struct TraceFile {
         // a device or a pipe has nothing to replace), unless that process was of this run.
         var status = stat()
         let isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        if isRegular && keepingThisRun, let group = writtenThisRun(descriptor, status) {
+        if isRegular && keepingThisRun, let group = writtenThisRun(path, status) {
             systemClose(descriptor)
             return .writtenThisRun(group: group)
         }
@@ -179,9 +179,13 @@ struct TraceFile {
     /// The process group of the trace in the open file when a process of this run wrote it: its
     /// `writer` record names this process's group and session, and the file was last written after
     /// the group's leader started (a group id reused by a later run is told apart by that).
-    private static func writtenThisRun(_ descriptor: Int32, _ status: stat) -> UInt64? {
+    private static func writtenThisRun(_ path: String, _ status: stat) -> UInt64? {
+        // Read through a descriptor of its own: the one to write with may be write-only.
+        let reading = open(path, O_RDONLY | O_CLOEXEC)
+        guard reading >= 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 64)
-        let count = pread(descriptor, &bytes, bytes.count, 0)
+        let count = pread(reading, &bytes, bytes.count, 0)
+        systemClose(reading)
         guard count > TraceFormat.headerSize, Array(bytes[0..<8]) == TraceFormat.magic,
             bytes[TraceFormat.headerSize] == TraceFormat.Tag.writer.rawValue
         else { return nil }
