@@ -44,6 +44,33 @@ struct JUnitAndSARIFTests {
         #expect(clean.elements(forName: "testcase").first?.elements(forName: "failure").isEmpty == true)
     }
 
+    @Test("a note (stopped-combine) passes in JUnit with its text in system-out, and is level note in SARIF")
+    func notePasses() throws {
+        // Given one warning and one note
+        var content = Fixtures.hostileContent()
+        content.findings = [
+            Fixtures.finding(.leakedSubscription, "App/List.swift", 9),
+            Fixtures.finding(.stoppedCombine, "App/Form.swift", 12),
+        ]
+
+        // When the JUnit and SARIF reports are written
+        let document = try XMLDocument(data: Data(ReportWriter.junit(content).utf8))
+        let sarif = ReportWriter.sarif(content)
+
+        // Then only the warning fails, and the note is there, passing
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "failures")?.stringValue == "1")
+        let suites = root.elements(forName: "testsuite")
+        let stopped = try #require(suites.first { $0.attribute(forName: "name")?.stringValue == "stopped-combine" })
+        #expect(stopped.attribute(forName: "failures")?.stringValue == "0")
+        let testCase = try #require(stopped.elements(forName: "testcase").first)
+        #expect(testCase.elements(forName: "failure").isEmpty)
+        #expect(testCase.elements(forName: "system-out").first?.stringValue?.contains("note: stopped-combine") == true)
+        #expect(sarif.contains("\"level\": \"note\""), "a result of level note")
+        #expect(!FailOn.warning.fails([content.findings[1]]), "--fail-on warning does not fail on a note")
+        #expect(FailOn.warning.fails(content.findings))
+    }
+
     @Test("SARIF parses as JSON with the 2.1.0 structure, rules, levels and lines")
     func sarifParses() throws {
         var options = ReportOptions()

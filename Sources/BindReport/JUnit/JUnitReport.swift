@@ -5,7 +5,8 @@ import BindAnalysis
 /// Each kind becomes a `<testsuite>`. A kind without findings has one passing test case; a kind
 /// with findings has one failing test case per finding (most JUnit consumers show only one
 /// `<failure>` per test case), named by its site and carrying `file` and `line` attributes. A finding
-/// the baseline accepts is `<skipped>`, not failed and not passed.
+/// the baseline accepts is `<skipped>`, not failed and not passed. A note (`stopped-combine`) passes,
+/// its text in `<system-out>`: it never fails a run.
 struct JUnitReport {
     let content: ReportContent
 
@@ -14,15 +15,17 @@ struct JUnitReport {
         let kinds = Finding.Kind.allCases
         let total = kinds.reduce(0) { $0 + max(1, byKind[$1]?.count ?? 0) }
         let skipped = content.findings.filter(content.isBaselined).count
-        let failures = content.findings.count - skipped
+        let notes = content.findings.filter { $0.severity == .note && !content.isBaselined($0) }.count
+        let failures = content.findings.count - skipped - notes
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" "
         xml += "skipped=\"\(skipped)\">\n"
         for kind in kinds {
             let findings = byKind[kind] ?? []
             let kindSkipped = findings.filter(content.isBaselined).count
+            let kindFailures = kind.severity == .note ? 0 : findings.count - kindSkipped
             xml += "  <testsuite name=\"\(XMLText.escape(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
-            xml += "failures=\"\(findings.count - kindSkipped)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
+            xml += "failures=\"\(kindFailures)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
             xml +=
                 "    <properties><property name=\"trace\" value=\"\(XMLText.escape(content.traceFile))\"/></properties>\n"
             if findings.isEmpty {
@@ -43,10 +46,14 @@ struct JUnitReport {
                     xml += "      <skipped message=\"\(XMLText.escape(message))\"/>\n    </testcase>\n"
                     continue
                 }
-                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(XMLText.escape(finding.message))\">"
                 var body = finding.compilerStyle
                 for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }
                 body += "\n\(kind.explanation)"
+                if finding.severity == .note {
+                    xml += "      <system-out>\(XMLText.escape(body))</system-out>\n    </testcase>\n"
+                    continue
+                }
+                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(XMLText.escape(finding.message))\">"
                 xml += XMLText.escape(body)
                 xml += "</failure>\n    </testcase>\n"
             }

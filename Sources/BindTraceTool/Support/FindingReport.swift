@@ -98,6 +98,7 @@ struct FindingReport {
             ("byKind", .object(byKind.map { ($0.key.rawValue, .number($0.value.count)) })),
             ("errors", .number(findings.filter { $0.severity == .error }.count)),
             ("warnings", .number(findings.filter { $0.severity == .warning }.count)),
+            ("notes", .number(findings.filter { $0.severity == .note }.count)),
             ("traceErrors", .number(run.traces.reduce(0) { $0 + $1.result.summary.traceErrors })),
             ("complete", .bool(run.incompleteTraces.isEmpty)),
             ("durationNanoseconds", .uint(run.traces.map(\.result.summary.duration).max() ?? 0)),
