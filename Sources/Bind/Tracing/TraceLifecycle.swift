@@ -36,9 +36,6 @@ enum TraceLifecycle {
     static func startFlusher() {
         guard !flusherStarted else { return }
         flusherStarted = true
-        // A forked child's copy of its parent's pipe would wake the parent's flusher: a new one.
-        if signalPipeRead >= 0 { close(signalPipeRead) }
-        if signalPipeWrite >= 0 { close(signalPipeWrite) }
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -223,6 +220,13 @@ enum TraceLifecycle {
         TraceRecorder.recordingLock.initialize(to: bind_lock())
         pthread_mutex_init(TraceRecorder.writeLock, nil)
         flusherStarted = false
+        // The parent's pipe wakes the parent's flusher, which would flush and signal the parent:
+        // until this child starts a flusher of its own, its SIGTERM and SIGINT are flushed in the handler.
+        if signalPipeRead >= 0 { close(signalPipeRead) }
+        if signalPipeWrite >= 0 { close(signalPipeWrite) }
+        signalPipeRead = -1
+        signalPipeWrite = -1
+        bt_deferred_signal_done()
         let pattern = TraceRecorder.state.pointee.filePattern
         TraceRecorder.state.pointee.resetAfterFork()
         TraceRecorder.file?.abandon()
