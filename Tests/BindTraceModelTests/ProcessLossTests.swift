@@ -129,6 +129,21 @@ extension TraceFileTests {
         }
 
         @Test(
+            "a SIGTERM to a child forked after the recording stopped ends the child, never its parent",
+            .disabled(
+                if: Sanitizer.thread, "ThreadSanitizer kills a child that starts a thread after a multi-threaded fork"))
+        func signalToForkedChild() throws {
+            let path = temporaryTracePath()
+            defer { unlink(path) }
+            let (process, output) = try startFixture(["200", "stop-fork"], trace: path)
+            waitOrKill(process, seconds: 15)
+            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+            #expect(said == "parent alive\n")
+        }
+
+        @Test(
             "one plain path, one run's processes one after another: each trace kept; a later run replaces it",
             .disabled(if: !FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid"), "needs setsid"))
         func onePathOneRun() throws {

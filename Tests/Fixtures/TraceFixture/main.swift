@@ -20,6 +20,9 @@
 //     TraceFixture N lose HOW N updates, waits past a flush, then loses its own trace file (HOW:
 //                             deleted, truncated or replaced), waits past a flush, makes N updates
 //                             of a second Output labelled "after" and exits
+//     TraceFixture N stop-fork
+//                             N updates, stopRecording(), then fork(): the parent sends its child
+//                             SIGTERM, waits for it, waits past a flush and prints "parent alive"
 //     TraceFixture N combine-released
 //                             a combine of two sources, bound; the first source is released, then
 //                             the second updates N times; prints what the combine delivered
@@ -152,6 +155,26 @@ case "lose":
     let after = Output<Int>(value: 0).labeled("after")
     after.bind { _ in }
     for value in 1...count { after.update(withValue: value) }
+    exit(0)
+case "stop-fork":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    BindTrace.stopRecording()
+    let parent = getpid()
+    let child = fork()
+    if child == 0 {
+        // Holds no pipe of the test's, and ends on its own if the signal does not end it.
+        close(1)
+        close(2)
+        for _ in 0..<100 where getppid() == parent { usleep(100_000) }
+        exit(3)
+    }
+    usleep(100_000)
+    kill(child, SIGTERM)
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    usleep(300_000)
+    say("parent alive")
     exit(0)
 case "combine-released":
     var first: Output<Int>? = Output<Int>(value: 0).labeled("first")
