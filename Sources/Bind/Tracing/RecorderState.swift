@@ -33,6 +33,11 @@ struct RecorderState {
     var count = 0
     var eventsInBuffer = 0
     var pendingChunks: [Chunk] = []
+    /// The first of `pendingChunks` a writer has taken and is writing: still queued (for a crash
+    /// flush), but not a backlog the recording thread should write itself.
+    var chunksInFlight = 0
+    /// Chunks no writer has taken yet.
+    var backlog: Int { pendingChunks.count - chunksInFlight }
     /// The number the next chunk for the file takes (1, 2, … in each file).
     var nextChunk: UInt64 = 1
     /// The last chunk wholly in the file, and the file's length with it: what a crash flush keeps
@@ -113,6 +118,7 @@ struct RecorderState {
         flush()
         let owed = pendingChunks
         pendingChunks = []
+        chunksInFlight = 0
         fileDescriptor = -1
         filePattern = nil
         if captures.isEmpty && !keepingStream { closeStream() }
@@ -212,6 +218,7 @@ struct RecorderState {
         count = 0
         eventsInBuffer = 0
         pendingChunks = []
+        chunksInFlight = 0
         streamOpen = false
         fileDescriptor = -1
         capture = nil

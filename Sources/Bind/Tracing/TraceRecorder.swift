@@ -84,7 +84,7 @@ enum TraceRecorder {
             bind_lock_unlock(lock)
             throw error
         }
-        let backlog = recorder.pointee.pendingChunks.count
+        let backlog = recorder.pointee.backlog
         bind_lock_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
@@ -171,6 +171,7 @@ enum TraceRecorder {
             let committed = state.pointee.committedChunk
             state.pointee.pendingChunks.removeAll { $0.number <= committed }
             let chunks = state.pointee.pendingChunks
+            state.pointee.chunksInFlight = chunks.count
             bind_lock_unlock(recordingLock)
             // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
             if file?.loss() != nil {
@@ -182,6 +183,7 @@ enum TraceRecorder {
                 chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
                 bind_lock_lock(recordingLock)
                 state.pointee.committed(chunk: chunk.number, bytes: Int(file?.written ?? 0))
+                state.pointee.chunksInFlight = max(state.pointee.chunksInFlight - 1, 0)
                 bind_lock_unlock(recordingLock)
             }
         }
