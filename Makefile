@@ -8,7 +8,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api test test-plain test-tracing test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -58,8 +58,13 @@ test: setup
 test-plain:
 	$(SWIFT) test
 
-test-tracing:
+test-tracing: release-fixture
 	$(SWIFT) test $(TRACING_BUILD)
+
+## TraceFixture built with -c release in the instrumented build's folder: StoppedCombineProgramTests runs
+## it, since the optimiser may release a combine's source after its last use (docs/compatibility.md).
+release-fixture:
+	$(SWIFT) build -c release $(TRACING_BUILD) --product TraceFixture
 
 ## The README's CI recipe in a scratch package that depends on this one by path: XCTest and Swift
 ## Testing targets with planted leaks, `swift test --parallel` recording one trace per process, one

@@ -254,6 +254,38 @@ def seeds():
     t.record(30, [2, source, 42])  # a site defined out of order
     t.end()
     yield "call-sites-1.3", bytes(t.data)
+    # 1.2: a file's writer and continues records, numbered chunks (one written twice, one skipping
+    # numbers), exact lost counts, and a combine that stopped.
+    t = Trace(minor=2)
+    t.record(8, [4242, 4200, 4000])  # writer
+    t.record(7, [0, 100, 7], b"/tmp/run.trace")  # continues a deleted file
+    chunk = Trace(minor=2)
+    chunk.clock()
+    main = chunk.string("App/Form.swift")
+    chunk.created(1, 0, 0, main, 3)
+    chunk.created(2, 0, 0, main, 4)
+    chunk.created(3, 2, 0, main, 5)  # combine
+    chunk.edge(1, 3, 2)
+    chunk.edge(2, 3, 2)
+    chunk.bound(1, 3, main, 6)
+    body = bytes(chunk.data[16:])
+    t.record(6, [1, 1, len(body)])  # chunk 1: events 1…6
+    t.data += body
+    again = bytearray()
+    second = Trace(minor=2)
+    second.record(18, [1, 1])  # 7 released
+    second.record(25, [1, 3, 1])  # 8 stopped: the combine's source 1 was released
+    second.record(5, [3])  # lost 3 (numbers 9…11)
+    second.update(2)  # 12: dropped by the stopped combine
+    body = bytes(second.data[16:])
+    again += bytes([6]) + varint(len(varint(2) + varint(7) + varint(len(body)))) + varint(2) + varint(7) + varint(len(body))
+    again += body
+    t.data += again
+    t.data += again  # chunk 2 written twice
+    t.record(6, [3, 20, 0])  # chunk 3 starts past the next number: 7 events missing, nothing says why
+    t.record(25, [1, 99, 98])  # stopped, of Outputs never created
+    t.end()
+    yield "chunks-1.2", bytes(t.data)
 
     t = Trace().clock()
     t.created(1, 0, 0, 0, 1)

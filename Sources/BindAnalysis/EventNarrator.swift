@@ -123,6 +123,10 @@ package struct EventNarrator {
                 text: "release the handle of subscription \(subscription) (still bound)", outputs: [], sites: [])
         case .calledAt(let event, let site):
             return Line(text: "event \(event) was called at \(site)", outputs: [], sites: [site])
+        case .stopped(let derived, let source):
+            return Line(
+                text: "stop \(name(derived)) for good: its source \(name(source)) was released",
+                outputs: [derived, source], sites: site(of: derived))
         }
     }
 

@@ -16,13 +16,14 @@ public struct Finding: Hashable, Sendable {
         case structuralCycle = "structural-cycle"
         case glitch
         case redundantUpdate = "redundant-update"
+        case stoppedCombine = "stopped-combine"
 
         /// How serious the kind is, for `--fail-on`.
         public var severity: Severity {
             switch self {
             case .feedbackCycle, .structuralCycle: .error
             case .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder, .glitch: .warning
-            case .redundantUpdate: .note
+            case .redundantUpdate, .stoppedCombine: .note
             }
         }
 
@@ -60,6 +61,10 @@ public struct Finding: Hashable, Sendable {
                 "Updates that delivered the value the Output already had (equal by the recorder's value "
                     + "previews): every subscriber and everything downstream ran for nothing. A note: it fails "
                     + "a run only with --fail-on note."
+            case .stoppedCombine:
+                "A combine holds its sources weakly and stops for good once one is released; a release build "
+                    + "may release a source right after its last use. Keep the sources alive as long as the "
+                    + "result is bound (store them, or use withExtendedLifetime)."
             }
         }
 
@@ -67,7 +72,7 @@ public struct Finding: Hashable, Sendable {
     }
 
     public enum Severity: String, Hashable, Sendable, Comparable {
-        /// Worth knowing (wasted work), not a bug: never fails a run unless asked (`--fail-on note`).
+        /// Worth knowing, not a defect by itself: never fails a run or a test unless asked (`--fail-on note`).
         case note
         case warning, error
 

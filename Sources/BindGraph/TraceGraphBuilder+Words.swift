@@ -22,6 +22,7 @@ extension TraceGraphBuilder {
         case .structuralCycle: "structural cycle"
         case .glitch: "glitch"
         case .redundantUpdate: "redundant updates"
+        case .stoppedCombine: "stopped combine"
         }
     }
 

@@ -62,12 +62,12 @@ enum LeakCheck {
         return outcome
     }
 
-    /// The one place that asks the analysis for findings: those of the capture's own scope. A
-    /// glitch is a propagation's shape and a redundant update wasted work, not leaks: `bind-trace
-    /// check` reports them, this check does not.
+    /// The one place that asks the analysis for findings: those of the capture's own scope, warnings
+    /// and errors only. A glitch is a propagation's shape, not a leak, and notes (a redundant update,
+    /// a combine that stopped) are for `bind-trace check`, not a reason to fail a test.
     static func analysis(of recording: BindTrace.Recording) throws(TraceReadError) -> AnalysisResult {
         var result = try TraceAnalyzer.analyze(recording, options: AnalysisOptions(focusScope: recording.scope))
-        result.findings.removeAll { $0.kind == .glitch || $0.kind == .redundantUpdate }
+        result.findings.removeAll { $0.kind == .glitch || $0.severity < .warning }
         return result
     }
 

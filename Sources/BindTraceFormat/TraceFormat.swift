@@ -8,7 +8,8 @@ package enum TraceFormat {
     /// The first 8 bytes of every trace file.
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
-    /// 1: `contained` and `handleReleased` events. 3: `site` records and `calledAt` events.
+    /// 1: `contained` and `handleReleased` events. 2: `chunk`, `continues` and `writer` records
+    /// and the `stopped` event. 3: `site` records and `calledAt` events.
     package static let minorVersion: UInt16 = 3
     /// magic + major + minor + flags.
     package static let headerSize = 16
@@ -18,6 +19,9 @@ package enum TraceFormat {
     package static let maximumPreviewLength = 120
     /// The longest string a reader accepts: 16 times what the recorder writes, room for future writers.
     package static let maximumReadableStringLength = 16 * 1024
+    /// No trace numbers more events (the recorder's sequence numbers have 44 bits): a `lost` count
+    /// or a chunk's first event past it is corruption, not a reason to count on.
+    package static let maximumSequence: UInt64 = 1 << 44
     /// No record is larger; a length above it is corruption, not a reason to allocate. The largest
     /// record the recorder writes is a string record (a few bytes plus ``maximumStringLength``).
     package static let maximumRecordLength = 64 * 1024
@@ -33,6 +37,12 @@ package enum TraceFormat {
         case end = 4
         /// Events the writer could not deliver (a failed write): their count.
         case lost = 5
+        /// Starts each chunk the recorder writes to a file: its number, its first event, its length.
+        case chunk = 6
+        /// Opens a file that continues one deleted, replaced or truncated while it was written.
+        case continues = 7
+        /// Opens a file: the process that writes it (the rule for one path in one run).
+        case writer = 8
         // Events: each takes the next sequence number.
         case outputCreated = 10
         case edge = 11
@@ -49,12 +59,32 @@ package enum TraceFormat {
         case label = 22
         case contained = 23
         case handleReleased = 24
-        /// Metadata (no sequence number): a call site's definition. Tags 25–29 belong to other records.
+        /// An operator with several sources stopped because one of them was released.
+        case stopped = 25
+        /// Metadata (no sequence number): a call site's definition.
         case site = 30
         /// The call site of a root update or fire.
         case calledAt = 31
 
         package var isEvent: Bool { rawValue >= 10 && self != .site }
+    }
+
+    /// How a trace file was lost while the recorder wrote it (a `continues` record's reason).
+    package enum FileLoss: UInt64, Sendable {
+        /// Its last link was removed.
+        case deleted = 0
+        /// Its path now names another file.
+        case replaced = 1
+        /// It is shorter than what was written to it.
+        case truncated = 2
+
+        package var description: String {
+            switch self {
+            case .deleted: "deleted"
+            case .replaced: "replaced"
+            case .truncated: "truncated"
+            }
+        }
     }
 
     /// Bits of a `bound` record's flags.

@@ -10,8 +10,18 @@ package enum TraceRecord: Equatable, Sendable {
     /// The events that follow were recorded by thread `index` (named by string `name`, 0 = none).
     case thread(index: UInt64, name: UInt64)
     case end
-    /// `count` events did not reach the file here (a failed write).
+    /// `count` events did not reach the file here (a failed write, a crash flush that could not
+    /// order them); the next event's sequence number is `count` past the last one's.
     case lost(count: UInt64)
+    /// The start of chunk `number` (1, 2, … in a file) of `bytes` bytes of records after this one,
+    /// whose first event is the file's event `firstEvent` (its sequence number, counted from 1).
+    case chunk(number: UInt64, firstEvent: UInt64, bytes: UInt64)
+    /// This file continues the one at `path`, lost while it was written (`reason`, a
+    /// ``TraceFormat/FileLoss`` raw value) after it received `writtenEvents` events; `lostEvents`
+    /// more were recorded and reached neither file.
+    case continues(reason: UInt64, writtenEvents: UInt64, lostEvents: UInt64, path: [UInt8])
+    /// The process writing the file: its id, process group and session.
+    case writer(process: UInt64, group: UInt64, session: UInt64)
     /// An event, `delta` ticks after the previous event (or the last clock record).
     case event(delta: UInt64, EventRecord)
     /// A call site of an update or fire (id from 1, defined once before first use): `file` (string
@@ -26,6 +36,9 @@ package enum TraceRecord: Equatable, Sendable {
         case .end: .end
         case .lost: .lost
         case .site: .site
+        case .chunk: .chunk
+        case .continues: .continues
+        case .writer: .writer
         case .event(_, let event): event.tag
         }
     }
@@ -75,6 +88,8 @@ package enum EventRecord: Equatable, Sendable {
     /// The update or fire `back` events before this one was called at `site` (a ``TraceRecord/site``
     /// id) by code no subscription ran: the root of a propagation. Since 1.3.
     case calledAt(back: UInt64, site: UInt64)
+    /// The operator `derived` (a combine) stopped: its source `source` was released.
+    case stopped(derived: UInt64, source: UInt64)
 
     /// A Binder subscription's target: its type (string id) and identity.
     package struct BoundTarget: Equatable, Sendable {
@@ -105,6 +120,7 @@ package enum EventRecord: Equatable, Sendable {
         case .contained: .contained
         case .handleReleased: .handleReleased
         case .calledAt: .calledAt
+        case .stopped: .stopped
         }
     }
 }
@@ -113,7 +129,7 @@ extension TraceRecord {
     /// At most how many bytes the record takes, framing included: 10 per number, plus byte fields.
     package var maximumEncodedLength: Int {
         switch self {
-        case .string(_, let utf8): 32 + utf8.count
+        case .string(_, let utf8), .continues(_, _, _, let utf8): 64 + utf8.count
         case .event(_, .update(_, _, let preview?)), .event(_, .fire(_, _, let preview?)): 64 + preview.count
         default: 160
         }
@@ -172,6 +188,19 @@ extension TraceRecord {
             record.varint(id)
             record.varint(file)
             record.varint(line)
+        case .chunk(let number, let firstEvent, let bytes):
+            record.varint(number)
+            record.varint(firstEvent)
+            record.varint(bytes)
+        case .continues(let reason, let writtenEvents, let lostEvents, let path):
+            record.varint(reason)
+            record.varint(writtenEvents)
+            record.varint(lostEvents)
+            record.bytes(path)
+        case .writer(let process, let group, let session):
+            record.varint(process)
+            record.varint(group)
+            record.varint(session)
         case .event(let delta, let event):
             record.varint(delta)
             event.encodeFields(into: &record)
@@ -250,6 +279,9 @@ extension EventRecord {
         case .calledAt(let back, let site):
             record.varint(back)
             record.varint(site)
+        case .stopped(let derived, let source):
+            record.varint(derived)
+            record.varint(source)
         }
     }
 }
@@ -324,6 +356,14 @@ extension TraceRecord {
             return .lost(count: try payload.varint())
         case .site:
             return .site(id: try payload.varint(), file: try payload.varint(), line: try payload.varint())
+        case .chunk:
+            return .chunk(number: try payload.varint(), firstEvent: try payload.varint(), bytes: try payload.varint())
+        case .continues:
+            return .continues(
+                reason: try payload.varint(), writtenEvents: try payload.varint(), lostEvents: try payload.varint(),
+                path: payload.remainingBytes())
+        case .writer:
+            return .writer(process: try payload.varint(), group: try payload.varint(), session: try payload.varint())
         default:
             let delta = try payload.varint()
             return .event(delta: delta, try EventRecord.decodeFields(tag, &payload))
@@ -342,6 +382,9 @@ extension TraceFormat.Tag {
         case 3: .thread
         case 4: .end
         case 5: .lost
+        case 6: .chunk
+        case 7: .continues
+        case 8: .writer
         case 10: .outputCreated
         case 11: .edge
         case 12: .innerSwitch
@@ -359,6 +402,7 @@ extension TraceFormat.Tag {
         case 24: .handleReleased
         case 30: .site
         case 31: .calledAt
+        case 25: .stopped
         default: nil
         }
     }
@@ -449,7 +493,9 @@ extension EventRecord {
             return .handleReleased(subscription: try payload.varint())
         case .calledAt:
             return .calledAt(back: try payload.varint(), site: try payload.varint())
-        case .clock, .string, .thread, .end, .lost, .site:
+        case .stopped:
+            return .stopped(derived: try payload.varint(), source: try payload.varint())
+        case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site:
             throw RecordDecodingError("not an event")
         }
     }

@@ -43,6 +43,7 @@ package struct CompactEvent: Equatable, Sendable {
         case scopeEnded(id: UInt64)
         case subscriptionContained(subscription: UInt64, container: UInt64)
         case handleReleased(subscription: UInt64)
+        case stopped(derived: UInt64, source: UInt64)
         /// A bind: `bindings[index]` of its ``EventBatch``.
         case bound(Int)
         /// An Output's creation: `creations[index]` of its ``EventBatch``.
@@ -141,6 +142,7 @@ extension CompactEvent {
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
+        case .stopped(let derived, let source): kind = .stopped(derived: derived, source: source)
         // Binds and creations are compact only with their strings as ids, which only the reader knows.
         case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled, .calledAt: return nil
         }
@@ -173,6 +175,7 @@ extension TraceEvent {
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
+        case .stopped(let derived, let source): kind = .stopped(derived: derived, source: source)
         case .bound(let index):
             let binding = batch.bindings[index]
             kind = .bound(

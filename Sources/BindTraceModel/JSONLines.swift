@@ -77,6 +77,9 @@ public enum JSONLines {
             // "event" is the kind's name: the update it belongs to is "root".
             object.add("root", root)
             object.add("site", site.description)
+        case .stopped(let derived, let source):
+            object.add("output", derived)
+            object.add("source", source)
         }
         return object.text + "}"
     }

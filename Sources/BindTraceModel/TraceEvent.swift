@@ -95,6 +95,8 @@ public struct TraceEvent: Hashable, Sendable {
         /// The update or fire numbered `event` was called at `site` by code no subscription ran (a
         /// root update: `update(withValue:)` or `fire()` called by the app). Follows its update.
         indirect case calledAt(event: UInt64, site: SourceSite)
+        /// The operator `derived` (a combine) stopped for good: its source `source` was released.
+        case stopped(derived: UInt64, source: UInt64)
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -171,6 +173,7 @@ extension TraceEvent.Kind {
         case .subscriptionContained: "subscriptionContained"
         case .handleReleased: "handleReleased"
         case .calledAt: "calledAt"
+        case .stopped: "stopped"
         }
     }
 

@@ -26,8 +26,23 @@ public final class TraceReader {
     public private(set) var isComplete = false
     /// The format version of the trace.
     public private(set) var version: (major: UInt16, minor: UInt16) = (0, 0)
-    /// Events the recorder could not write (its `lost` records, such as a failed write), summed.
+    /// Events missing from the trace: the recorder's `lost` records (a failed write, a crash flush
+    /// that could not order them) summed, the events of the file this one continues (``continuedFrom``),
+    /// and events whose numbers are missing between two chunks with no `lost` record saying so.
     public private(set) var lostEvents: UInt64 = 0
+    /// Sequence numbers that no event of the trace takes: those of the events the trace says it
+    /// lost, so that the events after a loss keep the numbers the recorder gave them (and their
+    /// causes, counted back, stay right). An event's ``TraceEvent/sequence`` is its position in the
+    /// trace plus the numbers skipped before it.
+    public private(set) var skippedSequenceNumbers: UInt64 = 0
+    /// Chunks the file holds twice (a writer that wrote one again), read once: their second copies
+    /// were skipped.
+    public private(set) var repeatedChunks = 0
+    /// The file this trace continues, when it was deleted, replaced or truncated while the recorder
+    /// wrote it: its path and how.
+    public private(set) var continuedFrom: (path: String, how: String)?
+    /// The process that wrote the trace (its `writer` record), if the trace says.
+    package private(set) var writer: (process: UInt64, group: UInt64, session: UInt64)?
     /// Bytes at the end that hold an incomplete record and were ignored (the trace was cut short).
     public private(set) var ignoredBytes = 0
     /// Events whose cause comes from before the trace's first event, read as top level: the
@@ -80,6 +95,9 @@ public final class TraceReader {
     @exclusivity(unchecked) private var start = 0.0
     @exclusivity(unchecked) private var thread: UInt32 = 0
     private var skippedTags: Set<UInt8> = []
+    /// The last chunk read (0: none yet), and the one warning that sums the `lost` records.
+    private var lastChunk: UInt64 = 0
+    private var lostRecords: (count: Int, events: UInt64, warning: Int)?
     /// The one-event batch ``next()`` decodes into.
     @exclusivity(unchecked) private var single = EventBatch()
 
@@ -255,7 +273,7 @@ public final class TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: range.lowerBound, end: range.upperBound)
         // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
         switch tag {
-        case .clock, .string, .thread, .end, .lost, .site:
+        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer:
             let record: TraceRecord
             do {
                 record = try TraceRecord.decode(tag, &payload)
@@ -481,10 +499,96 @@ public final class TraceReader {
         case .end:
             isComplete = true
         case .lost(let count):
-            lostEvents += count
-            warnings.append(TraceWarning(offset: recordOffset, message: "the recorder lost \(count) events here"))
+            try skipNumbers(count, at: recordOffset, tag: tagByte)
+            lost(count, at: recordOffset)
+        case .chunk(let number, let firstEvent, let bytes):
+            try chunk(number, firstEvent: firstEvent, bytes: bytes, at: recordOffset)
+        case .continues(let rawReason, let writtenEvents, let lostBetween, let utf8):
+            let how = TraceFormat.FileLoss(rawValue: rawReason)?.description ?? "lost"
+            let path = String(decoding: utf8.prefix(TraceFormat.maximumReadableStringLength), as: UTF8.self)
+            continuedFrom = (path, how)
+            lostEvents &+= writtenEvents &+ lostBetween
+            warnings.append(
+                TraceWarning(
+                    offset: recordOffset,
+                    message:
+                        "this trace continues \(path), which was \(how) while it was written: its \(writtenEvents) "
+                        + "events are not here, and \(lostBetween) more reached neither file"))
+        case .writer(let process, let group, let session):
+            writer = (process, group, session)
         case .event:
             break
+        }
+    }
+
+    /// A `lost` record: its events are counted, the event numbers go on past them, and one warning
+    /// per trace sums every such record.
+    private func lost(_ count: UInt64, at offset: Int) {
+        lostEvents &+= count
+        guard var summary = lostRecords else {
+            lostRecords = (1, count, warnings.count)
+            warnings.append(TraceWarning(offset: offset, message: "the recorder lost \(count) events here"))
+            return
+        }
+        summary.count += 1
+        summary.events &+= count
+        lostRecords = summary
+        warnings[summary.warning].message =
+            "the recorder lost \(summary.events) events in \(summary.count) places (the first here)"
+    }
+
+    /// A `chunk` record. A chunk numbered like one read before is a second copy: its records are
+    /// skipped, so no event is counted twice. A chunk whose first event is past the next number
+    /// means events went missing with nothing to say so: they are counted as lost.
+    private func chunk(_ number: UInt64, firstEvent: UInt64, bytes: UInt64, at offset: Int) throws(TraceReadError) {
+        guard number > lastChunk else {
+            repeatedChunks += 1
+            warnings.append(
+                TraceWarning(
+                    offset: offset,
+                    message: "chunk \(number) is written again here (\(bytes) bytes); its events were read once"))
+            try skip(bytes: bytes, chunkAt: offset)
+            return
+        }
+        lastChunk = number
+        let expected = sequence &+ 1
+        if firstEvent > expected {
+            let missing = firstEvent - expected
+            try skipNumbers(missing, at: offset, tag: TraceFormat.Tag.chunk.rawValue)
+            lostEvents &+= missing
+            warnings.append(
+                TraceWarning(
+                    offset: offset,
+                    message: "\(missing) events are missing before chunk \(number), and no lost record says so"))
+        } else if firstEvent < expected {
+            warnings.append(
+                TraceWarning(
+                    offset: offset,
+                    message: "chunk \(number) starts at event \(firstEvent), but \(expected - 1) events came before it")
+            )
+        }
+    }
+
+    /// The next event's number is `count` past the last one's; a trace never numbers more than
+    /// ``TraceFormat/maximumSequence`` events.
+    private func skipNumbers(_ count: UInt64, at offset: Int, tag: UInt8) throws(TraceReadError) {
+        guard count <= TraceFormat.maximumSequence - min(sequence, TraceFormat.maximumSequence) else {
+            throw .malformedRecord(offset: offset, tag: tag, reason: "\(count) lost events: more than a trace numbers")
+        }
+        sequence += count
+        skippedSequenceNumbers += count
+    }
+
+    /// Skips the records of a repeated chunk: `bytes` bytes of whole records after its `chunk` record.
+    private func skip(bytes: UInt64, chunkAt offset: Int) throws(TraceReadError) {
+        let end = UInt64(bufferOffset + position) &+ bytes
+        while UInt64(bufferOffset + position) < end {
+            guard let frame = try readFrame(at: bufferOffset + position) else { return }
+            position = frame.payload.upperBound
+        }
+        guard UInt64(bufferOffset + position) == end else {
+            throw .malformedRecord(
+                offset: offset, tag: TraceFormat.Tag.chunk.rawValue, reason: "its records end past its length")
         }
     }
 
@@ -540,6 +644,7 @@ public final class TraceReader {
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
+        case .stopped(let derived, let source): return .stopped(derived: derived, source: source)
         case .update, .fire, .scopeBegin, .mark, .label, .calledAt:
             batch.details.append(try kind(of: event, at: offset))
             return .detailed(batch.details.count - 1)
@@ -608,6 +713,8 @@ public final class TraceReader {
                     offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(site)")
             }
             return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
+        case .stopped(let derived, let source):
+            return .stopped(derived: derived, source: source)
         }
     }
 

@@ -10,6 +10,7 @@ _Atomic(bool) bt_previews_flag = false;
 _Alignas(64) bt_lock_line bt_recording_lock_line;
 _Atomic(void *) bt_recorder_state_storage = NULL;
 _Atomic(bool) bt_recorder_ready_flag = false;
+_Atomic(int) bt_deferred_signal = 0;
 _Atomic(uint64_t) bt_next_output_id = 1;
 _Atomic(uint64_t) bt_next_subscription_id = 1;
 _Atomic(uint64_t) bt_next_scope_id = 1;
@@ -125,13 +126,15 @@ const bt_update_record *bt_rings_find(uint64_t sequence, bt_ring **found, uint64
     }
 }
 
-uint64_t bt_rings_pending(void) {
-    uint64_t pending = 0;
+uint64_t bt_rings_oldest_pending(void) {
+    uint64_t oldest = 0;
     for (bt_ring *ring = rings; ring != NULL; ring = ring->next) {
-        pending += atomic_load_explicit(&ring->tail, memory_order_acquire) -
-                   atomic_load_explicit(&ring->head, memory_order_relaxed);
+        uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+        if (atomic_load_explicit(&ring->tail, memory_order_acquire) == head) continue;
+        uint64_t sequence = ring->records[head & (BT_RING_CAPACITY - 1)].sequence;
+        if (oldest == 0 || sequence < oldest) oldest = sequence;
     }
-    return pending;
+    return oldest;
 }
 
 void bt_rings_reset_after_fork(void) {

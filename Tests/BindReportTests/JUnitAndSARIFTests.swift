@@ -24,8 +24,8 @@ struct JUnitAndSARIFTests {
     func junitParses() throws {
         let document = try XMLDocument(data: Data(ReportWriter.junit(content).utf8))
         let root = try #require(document.rootElement())
-        // Notes (redundant-update) are not JUnit checks: they never fail a build.
-        let kinds = Finding.Kind.allCases.filter { $0.severity >= .warning }.count
+        // Every kind is a check; a note's cases pass (they never fail a build).
+        let kinds = Finding.Kind.allCases.count
         // 4 findings in 2 kinds; the other kinds pass.
         #expect(root.attribute(forName: "tests")?.stringValue == String(4 + kinds - 2))
         #expect(root.attribute(forName: "failures")?.stringValue == "4")
@@ -43,6 +43,33 @@ struct JUnitAndSARIFTests {
         let clean = try #require(suites.first { $0.attribute(forName: "name")?.stringValue == "dangling-binder" })
         #expect(clean.elements(forName: "testcase").count == 1)
         #expect(clean.elements(forName: "testcase").first?.elements(forName: "failure").isEmpty == true)
+    }
+
+    @Test("a note (stopped-combine) passes in JUnit with its text in system-out, and is level note in SARIF")
+    func notePasses() throws {
+        // Given one warning and one note
+        var content = Fixtures.hostileContent()
+        content.findings = [
+            Fixtures.finding(.leakedSubscription, "App/List.swift", 9),
+            Fixtures.finding(.stoppedCombine, "App/Form.swift", 12),
+        ]
+
+        // When the JUnit and SARIF reports are written
+        let document = try XMLDocument(data: Data(ReportWriter.junit(content).utf8))
+        let sarif = ReportWriter.sarif(content)
+
+        // Then only the warning fails, and the note is there, passing
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "failures")?.stringValue == "1")
+        let suites = root.elements(forName: "testsuite")
+        let stopped = try #require(suites.first { $0.attribute(forName: "name")?.stringValue == "stopped-combine" })
+        #expect(stopped.attribute(forName: "failures")?.stringValue == "0")
+        let testCase = try #require(stopped.elements(forName: "testcase").first)
+        #expect(testCase.elements(forName: "failure").isEmpty)
+        #expect(testCase.elements(forName: "system-out").first?.stringValue?.contains("note: stopped-combine") == true)
+        #expect(sarif.contains("\"level\": \"note\""), "a result of level note")
+        #expect(!FailOn.warning.fails([content.findings[1]]), "--fail-on warning does not fail on a note")
+        #expect(FailOn.warning.fails(content.findings))
     }
 
     @Test("SARIF parses as JSON with the 2.1.0 structure, rules, levels and lines")

@@ -4,9 +4,10 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
-/// Runs the TraceFixture with `BIND_TRACE` set to `trace`, and returns it once started.
-private func startFixture(
-    _ arguments: [String], trace: String, environment: [String: String] = [:]
+/// Runs the TraceFixture with `BIND_TRACE` set to `trace`, and returns it once started; its
+/// standard error goes to `errors` when given.
+func startFixture(
+    _ arguments: [String], trace: String, environment: [String: String] = [:], errors: Pipe? = nil
 ) throws -> (Process, Pipe) {
     let process = Process()
     process.executableURL = productsDirectory().appendingPathComponent("TraceFixture")
@@ -16,13 +17,13 @@ private func startFixture(
         .merging(environment) { $1 }
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors ?? FileHandle.nullDevice
     try process.run()
     return (process, output)
 }
 
 /// The values of the updates of the Output labelled `label`, in order.
-private func updates(labelled label: String, in events: [TraceEvent]) -> Int {
+func updates(labelled label: String, in events: [TraceEvent]) -> Int {
     var ids: Set<UInt64> = []
     var count = 0
     for event in events {
@@ -37,7 +38,7 @@ private func updates(labelled label: String, in events: [TraceEvent]) -> Int {
 }
 
 /// Waits for `process` to end; after `seconds`, kills it and records an issue (a test never hangs).
-private func waitOrKill(_ process: Process, seconds: Double = 20) {
+func waitOrKill(_ process: Process, seconds: Double = 20) {
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning {
@@ -47,7 +48,7 @@ private func waitOrKill(_ process: Process, seconds: Double = 20) {
     process.waitUntilExit()
 }
 
-private func temporaryDirectory() throws -> String {
+func temporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "bind-procs-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

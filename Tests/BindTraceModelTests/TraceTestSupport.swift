@@ -34,7 +34,7 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
         case .edge(let source, let derived, _): mine = outputs.contains(source) || outputs.contains(derived)
         case .innerSwitch(let flatMap, _): mine = outputs.contains(flatMap)
         case .updated(let output, _, _), .fired(let output, _, _), .released(let output),
-            .labeled(let output, _):
+            .labeled(let output, _), .stopped(let output, _):
             mine = outputs.contains(output)
         case .unbound(let subscription, _, _), .dangling(let subscription), .subscriptionContained(let subscription, _),
             .handleReleased(let subscription):

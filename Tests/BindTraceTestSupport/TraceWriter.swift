@@ -76,6 +76,27 @@ package struct TraceWriter {
     /// The end record a recording that stopped normally writes last.
     package mutating func end() { record(.end) }
 
+    /// A `lost` record: `count` events the recorder could not write; the next event's number is
+    /// `count` past the last one's, as the recorder numbers them.
+    package mutating func lost(_ count: UInt64) {
+        record(.lost(count: count))
+        sequence += count
+    }
+
+    /// Chunk `number` as the recorder writes one to a file: its `chunk` record, then the records
+    /// `body` appends; returns the chunk's bytes (its `chunk` record included), to write again.
+    @discardableResult
+    package mutating func chunk(_ number: UInt64, _ body: (inout TraceWriter) -> Void) -> [UInt8] {
+        let start = bytes.count
+        let firstEvent = sequence + 1
+        body(&self)
+        let records = Array(bytes[start...])
+        bytes.removeSubrange(start...)
+        record(.chunk(number: number, firstEvent: firstEvent, bytes: UInt64(records.count)))
+        bytes += records
+        return Array(bytes[start...])
+    }
+
     /// LEB128, as the format writes numbers.
     package static func varint(_ value: UInt64) -> [UInt8] {
         var value = value
@@ -140,6 +161,8 @@ package struct TraceWriter {
             return .handleReleased(subscription: subscription)
         case .calledAt(let event, let site):
             return .calledAt(back: own &- event, site: self.site(site))
+        case .stopped(let derived, let source):
+            return .stopped(derived: derived, source: source)
         }
     }
 }

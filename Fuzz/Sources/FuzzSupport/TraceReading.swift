@@ -34,8 +34,9 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     do {
         while let event = try reader.next() {
             require(
-                event.sequence == UInt64(outcome.events.count + 1),
-                "sequence \(event.sequence) after \(outcome.events.count) events")
+                event.sequence == UInt64(outcome.events.count + 1) &+ reader.skippedSequenceNumbers,
+                "sequence \(event.sequence) after \(outcome.events.count) events and "
+                    + "\(reader.skippedSequenceNumbers) lost")
             require(event.offset > previousOffset, "offset \(event.offset) after \(previousOffset)")
             require(
                 event.offset >= 16 && event.offset < bytes.count,

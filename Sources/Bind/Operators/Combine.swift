@@ -64,7 +64,7 @@ extension Output {
         for (index, source) in outputs.enumerated() {
             source.recordEdge(to: derived, kind: .combine)
             let remembers = source.storesValues
-            let watch = sourcesAlive.watch()
+            let watch = sourcesAlive.watch(source.stopProbe(for: derived))
             source.bindInternal(
                 { value in
                     guard watch.allAlive else { return }
@@ -106,8 +106,8 @@ extension Output {
         first.recordEdge(to: derived, kind: .combine)
         second.recordEdge(to: derived, kind: .combine)
         let sourcesAlive = SourcesAlive()
-        let firstWatch = sourcesAlive.watch()
-        let secondWatch = sourcesAlive.watch()
+        let firstWatch = sourcesAlive.watch(first.stopProbe(for: derived))
+        let secondWatch = sourcesAlive.watch(second.stopProbe(for: derived))
         first.bindInternal(
             { a in
                 guard firstWatch.allAlive else { return }
@@ -143,7 +143,7 @@ extension Output where Value == Never {
 /// Whether every source of a combine is still alive, with no weak reference to any of them.
 ///
 /// Each source's bound closure holds one ``Watch``; a source that is released releases its
-/// closures, so the watch's `deinit` tells the others.
+/// closures, so the watch's `deinit` tells the others, and the trace (the combine stopped).
 @usableFromInline
 final class SourcesAlive: @unchecked Sendable {
     private let lock = Lock()
@@ -157,18 +157,28 @@ final class SourcesAlive: @unchecked Sendable {
     @usableFromInline var allAlive: Bool { lock.withLock { !anyReleased } }
 
     /// A watch for one more source: its closure must hold it.
-    @usableFromInline func watch() -> Watch { Watch(self) }
+    @usableFromInline func watch(_ probe: StopProbe) -> Watch { Watch(self, probe: probe) }
 
-    fileprivate func released() { lock.withLock { anyReleased = true } }
+    /// Marks a source released; true for the first, the moment the combine stops.
+    fileprivate func released() -> Bool {
+        lock.withLock {
+            defer { anyReleased = true }
+            return !anyReleased
+        }
+    }
 
     /// Held by one source's closure: released with it.
     @usableFromInline
     final class Watch: @unchecked Sendable {
         private let sources: SourcesAlive
+        private let probe: StopProbe
 
-        fileprivate init(_ sources: SourcesAlive) { self.sources = sources }
+        fileprivate init(_ sources: SourcesAlive, probe: StopProbe) {
+            self.sources = sources
+            self.probe = probe
+        }
 
-        deinit { sources.released() }
+        deinit { if sources.released() { probe.stopped() } }
 
         @usableFromInline var allAlive: Bool { sources.allAlive }
     }

@@ -41,6 +41,13 @@ extension Output {
         Probe.edge(from: subscribers, to: derived.subscribers, kind: kind)
     }
 
+    /// What this Output, a source of `derived`, tells the trace when `derived` stops because it
+    /// was released.
+    @usableFromInline
+    final func stopProbe<Derived>(for derived: Output<Derived>) -> StopProbe {
+        StopProbe(source: subscribers, derived: derived.subscribers)
+    }
+
     @usableFromInline
     final func recordInnerSwitch<Inner>(to inner: Output<Inner>) {
         Probe.innerSwitch(from: subscribers, to: inner.subscribers)

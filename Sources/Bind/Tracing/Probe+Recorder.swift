@@ -373,6 +373,27 @@ struct ContainerProbe {
     init() { id = bind_new_container_id() }
 }
 
+/// What a combine tells the trace when it stops because its source was released: the `stopped`
+/// event, written after the source's release. It holds the two Outputs' trace infos, which outlive
+/// their Outputs (separate objects), never the Outputs.
+@usableFromInline
+struct StopProbe {
+    let source: OutputTraceInfo
+    let derived: OutputTraceInfo
+
+    @usableFromInline
+    init<Source, Derived>(source: SubscriberList<Source>, derived: SubscriberList<Derived>) {
+        self.source = source.lock.withLock { source.probe.info }
+        self.derived = derived.lock.withLock { derived.probe.info }
+    }
+
+    @usableFromInline
+    func stopped() {
+        guard bt_is_recording() else { return }
+        TraceRecorder.stopped(derived, source: source)
+    }
+}
+
 @usableFromInline
 enum Probe {
     @inlinable static var isRecording: Bool { bt_is_recording() }

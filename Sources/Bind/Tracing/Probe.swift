@@ -123,4 +123,11 @@ struct ContainerProbe {
     @inlinable init() {}
 }
 
+/// What an operator with several sources tells the trace when it stops because one was released.
+@usableFromInline
+struct StopProbe {
+    @inlinable init<Source, Derived>(source: SubscriberList<Source>, derived: SubscriberList<Derived>) {}
+    @inlinable func stopped() {}
+}
+
 #endif

@@ -19,10 +19,13 @@ struct RecorderState {
     /// Pending chunks past which the thread that recorded writes them itself.
     static let maximumPendingChunks = 8
 
-    /// A full buffer waiting to be written to the file, and how many events it holds.
+    /// A full buffer waiting to be written to the file (its `chunk` record first), its number in
+    /// the file and how many events it holds. It stays in `pendingChunks` until it is wholly in the
+    /// file, so a crash flush finds every chunk not yet written, and only those.
     struct Chunk {
         var bytes: [UInt8]
         var events: Int
+        var number: UInt64
     }
 
     /// On whole cache lines, as the state itself (``TraceRecorder/state``).
@@ -30,6 +33,23 @@ struct RecorderState {
     var count = 0
     var eventsInBuffer = 0
     var pendingChunks: [Chunk] = []
+    /// The first of `pendingChunks` a writer has taken and is writing: still queued (for a crash
+    /// flush), but not a backlog the recording thread should write itself.
+    var chunksInFlight = 0
+    /// Chunks no writer has taken yet.
+    var backlog: Int { pendingChunks.count - chunksInFlight }
+    /// The number the next chunk for the file takes (1, 2, … in each file).
+    var nextChunk: UInt64 = 1
+    /// The last chunk wholly in the file, and the file's length with it: what a crash flush keeps
+    /// (a write it interrupted is cut back to here) and what it writes after (chunks numbered higher).
+    var committedChunk: UInt64 = 0
+    var committedBytes = 0
+    /// The file's first event in the stream's numbering: chunk records count from it.
+    var fileFirstEvent: UInt64 = 1
+    /// The sequence number of the buffer's first event (meaningless while it holds none).
+    var firstInBuffer: UInt64 = 0
+    /// Room for the `chunk` record the crash flush writes before the buffer (it must not allocate).
+    let chunkRecordScratch = TraceRecorder.cacheLineAligned(UInt8.self, count: 64)
 
     var streamOpen = false
     /// Whether a file is being written (its descriptor, for a crash flush; -1 otherwise).
@@ -75,18 +95,33 @@ struct RecorderState {
         }
         fileDescriptor = descriptor
         filePattern = pattern
+        fileFirstEvent = lastWritten &+ 1
+        nextChunk = 1
+        committedChunk = 0
+        committedBytes = 0
         writeClock()
+    }
+
+    /// `chunk` was written to the file, which is now `bytes` long: a crash flush neither writes it
+    /// again nor cuts it off.
+    mutating func committed(chunk: UInt64, bytes: Int) {
+        if chunk > committedChunk { committedChunk = chunk }
+        committedBytes = bytes
+        pendingChunks.removeAll { $0.number <= committedChunk }
     }
 
     /// The file leaves the stream: everything recorded so far is flushed, and the chunks still
     /// owed to the file are returned (to be written before it closes); none is queued after.
-    mutating func fileClosed() -> [Chunk] {
+    /// `keepingStream`: another file takes its place at once (``openFile(pattern:descriptor:header:)``
+    /// next, under the same hold of the lock), so the stream stays open for it.
+    mutating func fileClosed(keepingStream: Bool = false) -> [Chunk] {
         flush()
         let owed = pendingChunks
         pendingChunks = []
+        chunksInFlight = 0
         fileDescriptor = -1
         filePattern = nil
-        if captures.isEmpty { closeStream() }
+        if captures.isEmpty && !keepingStream { closeStream() }
         return owed
     }
 
@@ -183,6 +218,7 @@ struct RecorderState {
         count = 0
         eventsInBuffer = 0
         pendingChunks = []
+        chunksInFlight = 0
         streamOpen = false
         fileDescriptor = -1
         capture = nil
@@ -341,6 +377,7 @@ struct RecorderState {
         if count + maximumLength > Self.bufferCapacity { handOn() }
         lastWritten = own
         eventsSinceClock = true
+        if eventsInBuffer == 0 { firstInBuffer = own }
         eventsInBuffer += 1
         count += encode(buffer + count, delta)
         if count >= Self.bufferThreshold { handOn() }
@@ -361,14 +398,19 @@ struct RecorderState {
     /// Encodes, in sequence order, the updates the threads' rings hold up to number `last` (every
     /// number after `lastWritten` up to it is an update in some ring: the locked events are
     /// written as they take theirs). A number taken but not yet written is waited for; the crash
-    /// flush waits a bounded time, then counts what it could not order as lost.
+    /// flush waits a bounded time, then writes one `lost` record for the numbers no ring holds (its
+    /// thread stopped between taking and writing: the one the signal interrupted, say) and goes
+    /// on with the next number a ring holds.
     mutating func mergeRings(through last: UInt64) {
         let patience: UInt64 = crashDescriptor >= 0 ? 10_000 : 0
         while lastWritten < last {
             var found: UnsafeMutablePointer<bt_ring>?
             guard var record = bt_rings_find(lastWritten + 1, &found, patience), let ring = found else {
-                appendRecord(.lost(count: bt_rings_pending()))
-                return
+                let next = bt_rings_oldest_pending()
+                let resume = next > lastWritten && next <= last ? next : last &+ 1
+                if resume > lastWritten + 1 { appendRecord(.lost(count: resume - lastWritten - 1)) }
+                lastWritten = resume - 1
+                continue
             }
             switchThread(to: ring)
             // The run of consecutive numbers this ring holds: its thread recorded them in a row.
@@ -393,6 +435,7 @@ struct RecorderState {
             causeSubscription: record.cause_subscription)
         lastWritten = own
         eventsSinceClock = true
+        if eventsInBuffer == 0 { firstInBuffer = own }
         eventsInBuffer += 1
         if count >= Self.bufferThreshold { handOn() }
     }
@@ -452,16 +495,34 @@ struct RecorderState {
         handOn()
     }
 
-    /// Hands the buffer on: appended to the running captures, queued for the file. No I/O (but in
-    /// the crash flush, which writes it).
+    /// Hands the buffer on: appended to the running captures, queued for the file as a numbered
+    /// chunk. No I/O (but in the crash flush, which writes it).
     mutating func handOn() {
         guard count > 0 else { return }
         let bytes = UnsafeBufferPointer(start: buffer, count: count)
+        let chunk = TraceRecord.chunk(
+            number: nextChunk,
+            firstEvent: (eventsInBuffer > 0 ? firstInBuffer : lastWritten &+ 1) &- fileFirstEvent &+ 1,
+            bytes: UInt64(count))
         if crashDescriptor >= 0 {
-            _ = TraceFile.writeAll(crashDescriptor, UnsafeRawBufferPointer(bytes))
+            // The chunk record is encoded in memory that exists already: nothing allocates here.
+            let length = chunk.encode(at: chunkRecordScratch)
+            if TraceFile.writeAll(crashDescriptor, UnsafeRawBufferPointer(start: chunkRecordScratch, count: length)),
+                TraceFile.writeAll(crashDescriptor, UnsafeRawBufferPointer(bytes))
+            {
+                committedChunk = nextChunk
+            }
+            nextChunk += 1
         } else {
             if capture != nil { capture!.append(contentsOf: bytes) }
-            if fileDescriptor >= 0 { pendingChunks.append(Chunk(bytes: Array(bytes), events: eventsInBuffer)) }
+            if fileDescriptor >= 0 {
+                var chunkBytes: [UInt8] = []
+                chunkBytes.reserveCapacity(count + 32)
+                chunk.encode(into: &chunkBytes)
+                chunkBytes.append(contentsOf: bytes)
+                pendingChunks.append(Chunk(bytes: chunkBytes, events: eventsInBuffer, number: nextChunk))
+                nextChunk += 1
+            }
         }
         count = 0
         eventsInBuffer = 0

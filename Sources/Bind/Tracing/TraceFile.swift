@@ -18,18 +18,32 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
 private func systemClose(_ descriptor: Int32) { close(descriptor) }
 
 /// The trace file's life: where it goes (the `BIND_TRACE` pattern), owning it (a lock no other
-/// live process can hold at once), writing whole chunks, and counting what a failed write lost.
+/// live process can hold at once, and no file another process of the same run wrote), writing
+/// whole chunks, counting what a failed write lost, and noticing the file deleted, replaced or
+/// truncated under it.
 ///
 /// Used under `TraceRecorder`'s write lock, never under its recording lock: all I/O happens here.
 struct TraceFile {
     let path: String
     private(set) var descriptor: Int32
     /// Events of chunks whose write failed, not yet told to the file with a `lost` record.
-    private var unreportedLost: UInt64 = 0
+    private(set) var unreportedLost: UInt64 = 0
     /// Every event a failed write lost.
     private(set) var lostEvents: UInt64 = 0
+    /// Events of the chunks written whole.
+    private(set) var writtenEvents: UInt64 = 0
     /// Bytes of whole chunks written: a failed write is cut back to here, so the file holds whole records.
-    private var written: off_t = 0
+    private(set) var written: off_t = 0
+    /// `path` from the root, to tell whether it still names this file after the process changed directory.
+    private let absolutePath: String
+    /// Only a regular file can be deleted, replaced or truncated in a way worth telling.
+    private let isRegular: Bool
+
+    /// The records that open every file after the header: which process writes it (for the
+    /// one-run rule, ``init(pattern:)``).
+    static var writerRecord: TraceRecord {
+        .writer(process: UInt64(getpid()), group: UInt64(getpgrp()), session: UInt64(max(getsid(0), 0)))
+    }
 
     /// Opens the file `pattern` names for this process: `%p` is the process id, `%h` the host name,
     /// and a directory (existing, or ending in `/`) means `<executable>-<pid>.trace` inside it. A
@@ -37,20 +51,57 @@ struct TraceFile {
     /// beside it and says so on standard error.
     ///
     /// - Throws: ``TraceRecordingError`` when the file cannot be created.
+    /// A file another process of this run wrote (same process group and session, written since
+    /// the group's leader started; docs/trace-format.md, "Where the file goes") is kept as well.
+    ///
+    /// - Throws: ``TraceRecordingError`` when the file cannot be created.
     init(pattern: String) throws {
         let wanted = Self.expand(pattern)
-        var descriptor = try Self.openLocked(wanted)
         var path = wanted
-        if descriptor < 0 {
+        var descriptor: Int32
+        switch try Self.openLocked(wanted, keepingThisRun: true) {
+        case .opened(let opened): descriptor = opened
+        case .busy:
             path = Self.sibling(of: wanted)
-            descriptor = try Self.openLocked(path)
-            guard descriptor >= 0 else {
-                throw TraceRecordingError(path: path, reason: "another process is writing it")
-            }
+            descriptor = try Self.openSibling(path)
             TraceRecorder.printError("bind-trace: \(wanted) is being written by another process; recording to \(path)")
+        case .writtenThisRun(let group):
+            path = Self.sibling(of: wanted)
+            descriptor = try Self.openSibling(path)
+            TraceRecorder.printError(
+                "bind-trace: \(wanted) holds the trace of another process of this run (process group \(group)); "
+                    + "recording to \(path)")
         }
+        try self.init(path: path, descriptor: descriptor)
+    }
+
+    /// Opens `<name>.<pid>.trace` beside the file at `lostPath`, for a recording that goes on after
+    /// that file was lost.
+    init(continuing lostPath: String) throws {
+        let path = Self.sibling(of: lostPath)
+        try self.init(path: path, descriptor: try Self.openSibling(path))
+    }
+
+    private init(path: String, descriptor: Int32) throws {
         self.path = path
         self.descriptor = descriptor
+        if path.hasPrefix("/") {
+            absolutePath = path
+        } else {
+            var directory = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let cwd = getcwd(&directory, directory.count).map { String(cString: $0) } ?? "."
+            absolutePath = cwd + "/" + path
+        }
+        var status = stat()
+        isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Opens a sibling file (`<name>.<pid>.trace`, this process's own name) whatever it holds.
+    private static func openSibling(_ path: String) throws -> Int32 {
+        guard case .opened(let descriptor) = try openLocked(path, keepingThisRun: false) else {
+            throw TraceRecordingError(path: path, reason: "another process is writing it")
+        }
+        return descriptor
     }
 
     /// `pattern` with `%p`, `%h` and `%%` replaced, and a directory turned into a file inside it.
@@ -88,8 +139,17 @@ struct TraceFile {
         return "\(stem).\(getpid()).trace"
     }
 
-    /// Opens and locks `path`, emptying it only once it is this process's; -1 when another process holds it.
-    private static func openLocked(_ path: String) throws -> Int32 {
+    private enum Opening {
+        case opened(Int32)
+        /// Another live process holds the file's lock.
+        case busy
+        /// The file holds a finished trace of another process of this run.
+        case writtenThisRun(group: UInt64)
+    }
+
+    /// Opens and locks `path`, emptying it only once it is this process's and (`keepingThisRun`)
+    /// not another process's of this run.
+    private static func openLocked(_ path: String, keepingThisRun: Bool) throws -> Opening {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecordingError(path: path, reason: String(cString: strerror(errno)))
@@ -97,19 +157,97 @@ struct TraceFile {
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let reason = errno
             systemClose(descriptor)
-            if reason == EWOULDBLOCK { return -1 }
+            if reason == EWOULDBLOCK { return .busy }
             throw TraceRecordingError(path: path, reason: String(cString: strerror(reason)))
         }
         // Ours now: whatever an earlier, finished process left here is replaced (a regular file;
-        // a device or a pipe has nothing to replace).
+        // a device or a pipe has nothing to replace), unless that process was of this run.
         var status = stat()
         let isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        if isRegular && keepingThisRun, let group = writtenThisRun(path, status) {
+            systemClose(descriptor)
+            return .writtenThisRun(group: group)
+        }
         if isRegular && ftruncate(descriptor, 0) != 0 {
             let reason = String(cString: strerror(errno))
             systemClose(descriptor)
             throw TraceRecordingError(path: path, reason: reason)
         }
-        return descriptor
+        return .opened(descriptor)
+    }
+
+    /// The process group of the trace in the open file when a process of this run wrote it: its
+    /// `writer` record names this process's group and session, and the file was last written after
+    /// the group's leader started (a group id reused by a later run is told apart by that).
+    private static func writtenThisRun(_ path: String, _ status: stat) -> UInt64? {
+        // Read through a descriptor of its own: the one to write with may be write-only.
+        let reading = open(path, O_RDONLY | O_CLOEXEC)
+        guard reading >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = pread(reading, &bytes, bytes.count, 0)
+        systemClose(reading)
+        guard count > TraceFormat.headerSize, Array(bytes[0..<8]) == TraceFormat.magic,
+            bytes[TraceFormat.headerSize] == TraceFormat.Tag.writer.rawValue
+        else { return nil }
+        let fields: (process: UInt64, group: UInt64, session: UInt64)? = bytes.withUnsafeBytes { raw in
+            var payload = PayloadDecoder(bytes: raw, start: TraceFormat.headerSize + 1, end: count)
+            guard let length = payload.varintIfWhole(), length < 64, let process = payload.varintIfWhole(),
+                let group = payload.varintIfWhole(), let session = payload.varintIfWhole()
+            else { return nil }
+            return (process, group, session)
+        }
+        // This process's own earlier recording is its to replace.
+        guard let fields, fields.process != UInt64(getpid()), fields.group == UInt64(getpgrp()),
+            fields.session == UInt64(max(getsid(0), 0))
+        else { return nil }
+        #if canImport(Darwin)
+        let modified = Int(status.st_mtimespec.tv_sec)
+        #else
+        let modified = Int(status.st_mtim.tv_sec)
+        #endif
+        if let leaderStart = processStartTime(getpgrp()), modified + 1 < leaderStart { return nil }
+        return fields.group
+    }
+
+    /// When process `process` started, in seconds since 1970 (Linux's /proc; nil elsewhere or when
+    /// it cannot be read).
+    private static func processStartTime(_ process: pid_t) -> Int? {
+        guard let processStatus = readSmallFile("/proc/\(process)/stat"), let boot = readSmallFile("/proc/stat"),
+            let commandEnd = processStatus.lastIndex(of: ")")
+        else { return nil }
+        // Field 22, start time in clock ticks since boot; fields 3… follow the command's ")".
+        let fields = processStatus[processStatus.index(after: commandEnd)...].split(separator: " ")
+        guard fields.count > 19, let ticks = Int(fields[19]),
+            let bootLine = boot.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
+            let bootTime = Int(bootLine.dropFirst(6).filter { $0 != " " })
+        else { return nil }
+        return bootTime + ticks / max(sysconf(Int32(_SC_CLK_TCK)), 1)
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { systemClose(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &bytes, bytes.count)
+        guard count > 0 else { return nil }
+        return String(decoding: bytes[0..<count], as: UTF8.self)
+    }
+
+    /// How the file was lost under this process, if it was: its last link removed, its path now
+    /// naming another file (or none), or shorter than what was written to it. One `fstat` and one
+    /// `stat`, at each flush.
+    func loss() -> TraceFormat.FileLoss? {
+        guard descriptor >= 0, isRegular else { return nil }
+        var own = stat()
+        guard fstat(descriptor, &own) == 0 else { return nil }
+        var named = stat()
+        guard stat(absolutePath, &named) == 0 else { return .deleted }
+        // A file renamed over it leaves it without links too: the path says which.
+        if named.st_dev != own.st_dev || named.st_ino != own.st_ino { return .replaced }
+        if own.st_nlink == 0 { return .deleted }
+        if own.st_size < written { return .truncated }
+        return nil
     }
 
     /// Writes a chunk holding `events` events. A failed write is counted, and the next write that
@@ -121,7 +259,9 @@ struct TraceFile {
             TraceRecord.lost(count: unreportedLost).encode(into: &record)
             if record.withUnsafeBytes({ writeWhole($0) }) { unreportedLost = 0 }
         }
-        if !writeWhole(bytes) {
+        if writeWhole(bytes) {
+            writtenEvents += UInt64(events)
+        } else {
             if lostEvents == 0 {
                 TraceRecorder.printError(
                     "bind-trace: \(path): writing the trace failed: \(String(cString: strerror(errno)))"

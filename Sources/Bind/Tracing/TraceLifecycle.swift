@@ -16,6 +16,10 @@ enum TraceLifecycle {
     /// Signals whose default action ends the process, with the action that was installed before ours.
     nonisolated(unsafe) private static var previousActions: [Int32: sigaction] = [:]
     static let flushedSignals: [Int32] = [SIGTERM, SIGINT, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS]
+    /// The pipe whose write end a SIGTERM or SIGINT handler writes the signal's number to, and
+    /// whose read end the flusher waits on (-1: no flusher).
+    nonisolated(unsafe) private static var signalPipeRead: Int32 = -1
+    nonisolated(unsafe) private static var signalPipeWrite: Int32 = -1
 
     /// Ticks of `bt_ticks` per second, measured once against CLOCK_MONOTONIC over 2 ms.
     static let ticksPerSecond: UInt64 = {
@@ -32,16 +36,57 @@ enum TraceLifecycle {
     static func startFlusher() {
         guard !flusherStarted else { return }
         flusherStarted = true
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            // A handler never blocks on a full pipe.
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+            signalPipeRead = ends[0]
+            signalPipeWrite = ends[1]
+        } else {
+            signalPipeRead = -1
+            signalPipeWrite = -1
+        }
         var thread = pthread_t()
         _ = pthread_create(
             &thread, nil,
             { _ in
                 while true {
-                    usleep(100_000)
+                    if let signal = TraceLifecycle.waitForSignal(milliseconds: 100) {
+                        TraceLifecycle.flushAndRaise(deferred: signal)
+                    }
                     TraceRecorder.flushNow()
                 }
             }, nil)
         pthread_detach(thread)
+    }
+
+    /// Waits up to `milliseconds` for a signal handed over by ``deferToFlusher(_:)``.
+    private static func waitForSignal(milliseconds: Int32) -> Int32? {
+        guard signalPipeRead >= 0 else {
+            usleep(useconds_t(milliseconds) * 1000)
+            return nil
+        }
+        var waiting = pollfd(fd: signalPipeRead, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, milliseconds) > 0 else { return nil }
+        var byte: UInt8 = 0
+        guard read(signalPipeRead, &byte, 1) == 1 else { return nil }
+        return Int32(byte)
+    }
+
+    /// The flusher's side of a SIGTERM or SIGINT: everything recorded so far reaches the file by
+    /// the ordinary path (the locks taken as any flush takes them, every chunk written once), then
+    /// the signal does what it would have done.
+    private static func flushAndRaise(deferred signal: Int32) {
+        TraceRecorder.flushNow()
+        if var previous = previousActions[signal] {
+            sigaction(signal, &previous, nil)
+        } else {
+            _ = setDefaultAction(signal)
+        }
+        bt_deferred_signal_done()
+        // To the process, not this thread: a thread that blocks the signal leaves it to another.
+        kill(getpid(), signal)
     }
 
     /// Called with the recorder's write lock held.
@@ -51,7 +96,7 @@ enum TraceLifecycle {
         atexit { TraceRecorder.stop() }
         for signal in flushedSignals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in TraceLifecycle.flushAndReraise(signal) }
+            action.__sigaction_handler.sa_handler = { signal in TraceLifecycle.handle(signal) }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
             var previous = sigaction()
@@ -68,26 +113,63 @@ enum TraceLifecycle {
         }
     }
 
+    /// A fatal signal arrived. SIGTERM and SIGINT come from another process, at any point of any
+    /// thread (one inside the recorder, holding its lock, in a burst): the flusher thread writes
+    /// the trace for them with its ordinary path. A crash, or a second SIGTERM or SIGINT while the
+    /// first is handled, is flushed here and now.
+    private static func handle(_ signal: Int32) {
+        if signal == SIGTERM || signal == SIGINT, deferToFlusher(signal) { return }
+        flushAndReraise(signal)
+    }
+
+    /// Wakes the flusher with `signal`; false when there is no flusher or a signal is handed over
+    /// already. Async-signal-safe: one atomic exchange and one `write(2)`.
+    private static func deferToFlusher(_ signal: Int32) -> Bool {
+        guard signalPipeWrite >= 0, bt_defer_signal(signal) else { return false }
+        var byte = UInt8(truncatingIfNeeded: signal)
+        if write(signalPipeWrite, &byte, 1) == 1 { return true }
+        bt_deferred_signal_done()
+        return false
+    }
+
     /// Writes everything recorded so far (the events of the thread that crashed included), then
     /// lets the signal do what it would have done: the previous handler, or the default action.
     ///
     /// Uses only `write(2)` on memory that exists already. The locks are tried for a bounded time:
     /// a crash inside the recorder (or a signal on a thread holding a lock) must not hang the process.
+    /// Every chunk reaches the file once: the chunks a writer committed are not written again, a
+    /// write a stopped writer left half done is cut off first, and the chunks written here are
+    /// committed, so a flusher that runs after this handler (while Swift's backtracer works) skips them.
     private static func flushAndReraise(_ signal: Int32) {
         let writeLocked = tryLock { pthread_mutex_trylock(TraceRecorder.writeLock) == 0 }
         let recordingLocked = tryLock { bind_lock_trylock(TraceRecorder.recordingLock) }
         let state = TraceRecorder.state
         let descriptor = state.pointee.fileDescriptor
         if descriptor >= 0 {
+            if !writeLocked {
+                // Its holder may have stopped inside a write: back to the last whole chunk.
+                let whole = off_t(state.pointee.committedBytes)
+                _ = ftruncate(descriptor, whole)
+                _ = lseek(descriptor, whole, SEEK_SET)
+            }
+            let committed = state.pointee.committedChunk
             state.pointee.pendingChunks.withUnsafeBufferPointer { chunks in
-                for chunk in chunks {
-                    chunk.bytes.withUnsafeBytes { _ = TraceFile.writeAll(descriptor, $0) }
+                for chunk in chunks where chunk.number > committed {
+                    if chunk.bytes.withUnsafeBytes({ TraceFile.writeAll(descriptor, $0) }) {
+                        state.pointee.committedChunk = chunk.number
+                    }
                 }
             }
             // The buffer, then the updates still in the threads' rings, merged into it and written
-            // as it fills. Written once: a second signal while the first is handled finds nothing left.
+            // as it fills.
             state.pointee.crashDescriptor = descriptor
-            if recordingLocked && state.pointee.streamOpen { state.pointee.mergeRings(through: bt_stream_last()) }
+            if recordingLocked && state.pointee.streamOpen {
+                state.pointee.mergeRings(through: bt_stream_last())
+            } else if state.pointee.streamOpen, bt_stream_last() > state.pointee.lastWritten {
+                // The lock's holder is stopped mid-event: what it and the rings hold cannot be
+                // ordered, so it is counted.
+                state.pointee.appendRecord(.lost(count: bt_stream_last() - state.pointee.lastWritten))
+            }
             state.pointee.handOn()
             state.pointee.crashDescriptor = -1
         }
@@ -138,6 +220,13 @@ enum TraceLifecycle {
         TraceRecorder.recordingLock.initialize(to: bind_lock())
         pthread_mutex_init(TraceRecorder.writeLock, nil)
         flusherStarted = false
+        // The parent's pipe wakes the parent's flusher, which would flush and signal the parent:
+        // until this child starts a flusher of its own, its SIGTERM and SIGINT are flushed in the handler.
+        if signalPipeRead >= 0 { close(signalPipeRead) }
+        if signalPipeWrite >= 0 { close(signalPipeWrite) }
+        signalPipeRead = -1
+        signalPipeWrite = -1
+        bt_deferred_signal_done()
         let pattern = TraceRecorder.state.pointee.filePattern
         TraceRecorder.state.pointee.resetAfterFork()
         TraceRecorder.file?.abandon()

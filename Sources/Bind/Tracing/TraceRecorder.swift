@@ -84,7 +84,7 @@ enum TraceRecorder {
             bind_lock_unlock(lock)
             throw error
         }
-        let backlog = recorder.pointee.pendingChunks.count
+        let backlog = recorder.pointee.backlog
         bind_lock_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
@@ -113,14 +113,23 @@ enum TraceRecorder {
         closeFileLocked()
         file = opened
         var header = TraceFormat.header
+        TraceFile.writerRecord.encode(into: &header)
         bind_lock_lock(recordingLock)
         state.pointee.openFile(pattern: pattern, descriptor: opened.descriptor, header: &header)
         bind_lock_unlock(recordingLock)
-        header.withUnsafeBytes { file?.write($0, events: 0) }
+        writeHeaderLocked(header)
         writePendingLocked()
         bt_set_recording(true)
         TraceLifecycle.startFlusher()
         TraceLifecycle.installExitAndSignalHandlers()
+    }
+
+    /// Writes a new file's first bytes (before any chunk). Caller holds `writeLock`.
+    private static func writeHeaderLocked(_ header: [UInt8]) {
+        header.withUnsafeBytes { file?.write($0, events: 0) }
+        bind_lock_lock(recordingLock)
+        state.pointee.committed(chunk: 0, bytes: Int(file?.written ?? 0))
+        bind_lock_unlock(recordingLock)
     }
 
     static func stop() {
@@ -136,25 +145,92 @@ enum TraceRecorder {
         // while it is written and closed is never queued for it (those chunks would reach the
         // next file opened, with another stream's strings and Outputs).
         bind_lock_lock(recordingLock)
-        let chunks = state.pointee.fileClosed()
+        let committed = state.pointee.committedChunk
+        let chunks = state.pointee.fileClosed().filter { $0.number > committed }
         // Off again unless a capture still runs: every probe then takes its untraced path.
         bt_set_recording(state.pointee.isRecording)
         bind_lock_unlock(recordingLock)
-        for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
-        file?.close()
+        if file?.loss() == nil {
+            for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
+            file?.close()
+        } else {
+            // Lost already: what is owed to it goes nowhere (reported at the last flush, or now).
+            reportLoss(owed: chunks.reduce(0) { $0 + UInt64($1.events) })
+            file?.abandon()
+        }
         file = nil
     }
 
-    /// Writes every pending chunk to the file, in order. Caller holds `writeLock`.
+    /// Writes every pending chunk to the file, in order, each taken off the queue once it is in
+    /// the file (so a crash flush writes what is not, and nothing twice). Caller holds `writeLock`.
     private static func writePendingLocked() {
         while true {
             bind_lock_lock(recordingLock)
+            // Not those a crash flush wrote already (while Swift's backtracer runs, this thread
+            // may still be flushing).
+            let committed = state.pointee.committedChunk
+            state.pointee.pendingChunks.removeAll { $0.number <= committed }
             let chunks = state.pointee.pendingChunks
-            state.pointee.pendingChunks = []
+            state.pointee.chunksInFlight = chunks.count
             bind_lock_unlock(recordingLock)
+            // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
+            if file?.loss() != nil {
+                continueAfterLoss()
+                continue
+            }
             if chunks.isEmpty { return }
-            for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
+            for chunk in chunks {
+                chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
+                bind_lock_lock(recordingLock)
+                state.pointee.committed(chunk: chunk.number, bytes: Int(file?.written ?? 0))
+                state.pointee.chunksInFlight = max(state.pointee.chunksInFlight - 1, 0)
+                bind_lock_unlock(recordingLock)
+            }
         }
+    }
+
+    /// The file was deleted, replaced or truncated under this process (noticed at a flush): says so
+    /// on standard error, and goes on recording into `<name>.<pid>.trace` beside it, which opens
+    /// with a `continues` record naming the lost file, how many events reached it and how many
+    /// reached neither (the chunks not yet written when the loss was noticed). The stream goes on:
+    /// the new file joins it as a new sink does (its strings first, every Output announced again).
+    /// Caller holds `writeLock`.
+    private static func continueAfterLoss() {
+        guard var lost = file, let reason = lost.loss() else { return }
+        let continuation: TraceFile
+        do {
+            continuation = try TraceFile(continuing: lost.path)
+        } catch {
+            closeFileLocked()
+            printError("bind-trace: \(error); recording to the file stopped")
+            return
+        }
+        file = continuation
+        bind_lock_lock(recordingLock)
+        let pattern = state.pointee.filePattern ?? lost.path
+        let owed = state.pointee.fileClosed(keepingStream: true)
+        let owedEvents = owed.reduce(UInt64(0)) { $0 + UInt64($1.events) } + lost.unreportedLost
+        var header = TraceFormat.header
+        TraceFile.writerRecord.encode(into: &header)
+        TraceRecord.continues(
+            reason: reason.rawValue, writtenEvents: lost.writtenEvents, lostEvents: owedEvents,
+            path: Array(lost.path.utf8.prefix(TraceFormat.maximumStringLength))
+        ).encode(into: &header)
+        state.pointee.openFile(pattern: pattern, descriptor: continuation.descriptor, header: &header)
+        bind_lock_unlock(recordingLock)
+        lost.abandon()
+        printError(
+            "bind-trace: \(lost.path) was \(reason.description) while this process wrote it (\(lost.writtenEvents) "
+                + "events had reached it, \(owedEvents) more reach no file); recording goes on in \(continuation.path)")
+        writeHeaderLocked(header)
+    }
+
+    /// Says on standard error that the file was lost and what went with it.
+    private static func reportLoss(owed: UInt64) {
+        guard let lost = file, let reason = lost.loss() else { return }
+        printError(
+            "bind-trace: \(lost.path) was \(reason.description) while this process wrote it (\(lost.writtenEvents) "
+                + "events had reached it, \(owed + lost.unreportedLost) more reach no file)")
     }
 
     /// Writes what is pending; called without the recording lock.
@@ -357,6 +433,16 @@ enum TraceRecorder {
         withLock { state in
             guard state.streamOpen else { return }
             state.append(.contained(subscription: subscriptionID, container: containerID))
+        }
+    }
+
+    /// The combine `derived` stopped for good: its source `source` was released (just before).
+    static func stopped(_ derived: OutputTraceInfo, source: OutputTraceInfo) {
+        withLock { state in
+            guard state.streamOpen, state.wasSeenInStream(derived.announcedEpoch),
+                state.wasSeenInStream(source.announcedEpoch)
+            else { return }
+            state.append(.stopped(derived: derived.id, source: source.id))
         }
     }
 

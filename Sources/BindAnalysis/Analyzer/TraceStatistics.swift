@@ -25,6 +25,7 @@ package struct TraceStatistics: Hashable, Sendable {
     package static let eventKindNames = [
         "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
         "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased", "calledAt",
+        "stopped",
     ]
 
     package init() {}
@@ -74,6 +75,7 @@ package struct TraceStatistics: Hashable, Sendable {
         case .subscriptionContained: 13
         case .handleReleased: 14
         case .calledAt: 15
+        case .stopped: 16
         }
     }
 
@@ -90,6 +92,7 @@ package struct TraceStatistics: Hashable, Sendable {
         case .scopeEnded: 10
         case .subscriptionContained: 13
         case .handleReleased: 14
+        case .stopped: 16
         case .bound: boundIndex
         case .outputCreated: outputCreatedIndex
         // Counted from its full kind.
@@ -113,14 +116,16 @@ private struct KindCounts: Sendable {
     private var storage:
         (
             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            UInt64, UInt64, UInt64
-        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many kinds the storage holds: room for a few kinds more than the format has.
+    static var capacity: Int { 24 }
 
     /// Adds one to the count of `kind`, an index of ``TraceStatistics/eventKindNames``.
     @inline(__always)
     mutating func count(_ kind: Int) {
         // Kinds are the replay's own indexes; the check keeps a wrong one inside the storage.
-        precondition(UInt(bitPattern: kind) < 16)
+        precondition(UInt(bitPattern: kind) < KindCounts.capacity)
         withUnsafeMutableBytes(of: &storage) { bytes in
             let counts = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt64.self)
             counts[kind] &+= 1

@@ -73,6 +73,7 @@ public final class Replay {
     @exclusivity(unchecked) var duplicateBindings = DuplicateBindingFinder()
     @exclusivity(unchecked) var danglingBinders = DanglingBinderFinder()
     @exclusivity(unchecked) var structuralCycles = StructuralCycleFinder()
+    @exclusivity(unchecked) var stoppedCombines = StoppedCombineFinder()
     /// Abandoned subscriptions that kept receiving values after their scope ended, until their
     /// Output was released (``LeakFinder`` reports them with those still bound at the end).
     @exclusivity(unchecked) var lateLeaks: [(node: SubscriptionNode, deliveries: UInt64, duration: UInt64)] = []
@@ -111,6 +112,7 @@ public final class Replay {
     private let looksForRedundantUpdates: Bool
     private let looksForStructuralCycles: Bool
     private let looksForDanglingBinders: Bool
+    private let looksForStoppedCombines: Bool
 
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
@@ -118,6 +120,7 @@ public final class Replay {
         looksForRedundantUpdates = options.kinds.contains(.redundantUpdate)
         looksForStructuralCycles = options.kinds.contains(.structuralCycle)
         looksForDanglingBinders = options.kinds.contains(.danglingBinder)
+        looksForStoppedCombines = options.kinds.contains(.stoppedCombine)
     }
 
     /// A replay of the trace `reader` reads: format 1.1 and later record Subscription handles and
@@ -224,6 +227,11 @@ public final class Replay {
         case .handleReleased(let subscription):
             lastDepth = 0
             applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
+        case .stopped(let derived, let source):
+            lastDepth = 0
+            if looksForStoppedCombines, let combine = outputTable[derived] {
+                stoppedCombines.stopped(combine, source: source, sequence: event.sequence)
+            }
         case .detailed, .bound, .outputCreated:
             // Its fields are in its batch: `apply(_:at:)` applies it whole.
             break
@@ -254,7 +262,7 @@ public final class Replay {
                 glitches.calledAt(output: frame.outputID, site: site)
             }
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
-            .subscriptionContained, .handleReleased:
+            .subscriptionContained, .handleReleased, .stopped:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
             break
         }
@@ -272,6 +280,7 @@ public final class Replay {
         if kinds.contains(.danglingBinder) { findings += danglingBinders.findings() }
         if kinds.contains(.glitch) { findings += glitches.findings() }
         if kinds.contains(.redundantUpdate) { findings += redundantUpdates.findings() }
+        if kinds.contains(.stoppedCombine) { findings += stoppedCombines.findings }
         let structural = kinds.contains(.structuralCycle) ? structuralCycles.findings : []
         findings += structural
         if kinds.contains(.feedbackCycle) {
@@ -385,6 +394,7 @@ public final class Replay {
         } else {
             _ = liveOutput(output, of: eventName, event: event)
         }
+        if stoppedCombines.isWatching { stoppedCombines.updated(output, sequence: event.sequence, replay: self) }
         push(
             Frame(
                 sequence: event.sequence, kind: .update, outputReference: reference, outputID: output,
@@ -630,6 +640,10 @@ public final class Replay {
         releasedOutputs.insert(output)
         node.releasedAt = event.sequence
         if node.frameReferences > 0 { releasedWithOpenFrames[ObjectIdentifier(node)] = node }
+        if looksForStoppedCombines {
+            stoppedCombines.released(node, sequence: event.sequence)
+            stoppedCombines.forget(output)
+        }
         statistics.released(node)
         noteLateOutputLeak(node, event: event)
         if node.boundCount > 0 {

@@ -6,26 +6,27 @@ import BindOutput
 /// Each kind becomes a `<testsuite>`. A kind without findings has one passing test case; a kind
 /// with findings has one failing test case per finding (most JUnit consumers show only one
 /// `<failure>` per test case), named by its site and carrying `file` and `line` attributes. A finding
-/// the baseline accepts is `<skipped>`, not failed and not passed. Notes (`redundant-update`) are
-/// not failures: they are left out (the report and SARIF list them).
+/// the baseline accepts is `<skipped>`, not failed and not passed. A note (`redundant-update`,
+/// `stopped-combine`) passes, its text in `<system-out>`: it never fails a run.
 struct JUnitReport {
     let content: ReportContent
 
     func render() -> String {
-        let judged = content.findings.filter { $0.severity >= .warning }
-        let byKind = Dictionary(grouping: judged, by: \.kind)
-        let kinds = Finding.Kind.allCases.filter { $0.severity >= .warning }
+        let byKind = Dictionary(grouping: content.findings, by: \.kind)
+        let kinds = Finding.Kind.allCases
         let total = kinds.reduce(0) { $0 + max(1, byKind[$1]?.count ?? 0) }
-        let skipped = judged.filter(content.isBaselined).count
-        let failures = judged.count - skipped
+        let skipped = content.findings.filter(content.isBaselined).count
+        let notes = content.findings.filter { $0.severity == .note && !content.isBaselined($0) }.count
+        let failures = content.findings.count - skipped - notes
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"bind-trace\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" "
         xml += "skipped=\"\(skipped)\">\n"
         for kind in kinds {
             let findings = byKind[kind] ?? []
             let kindSkipped = findings.filter(content.isBaselined).count
+            let kindFailures = kind.severity == .note ? 0 : findings.count - kindSkipped
             xml += "  <testsuite name=\"\(Escape.xml(kind.rawValue))\" tests=\"\(max(1, findings.count))\" "
-            xml += "failures=\"\(findings.count - kindSkipped)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
+            xml += "failures=\"\(kindFailures)\" errors=\"0\" skipped=\"\(kindSkipped)\">\n"
             xml +=
                 "    <properties><property name=\"trace\" value=\"\(Escape.xml(content.traceFile))\"/></properties>\n"
             if findings.isEmpty {
@@ -46,10 +47,14 @@ struct JUnitReport {
                     xml += "      <skipped message=\"\(Escape.xml(message))\"/>\n    </testcase>\n"
                     continue
                 }
-                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(Escape.xml(finding.message))\">"
                 var body = finding.compilerStyle
                 for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }
                 body += "\n\(kind.explanation)"
+                if finding.severity == .note {
+                    xml += "      <system-out>\(Escape.xml(body))</system-out>\n    </testcase>\n"
+                    continue
+                }
+                xml += "      <failure type=\"\(kind.rawValue)\" message=\"\(Escape.xml(finding.message))\">"
                 xml += Escape.xml(body)
                 xml += "</failure>\n    </testcase>\n"
             }

@@ -135,6 +135,7 @@ struct SARIFReport {
         case .structuralCycle: "Derived Outputs depend on each other in a circle."
         case .glitch: "One update reached a combine or merge through two paths and delivered an inconsistent value."
         case .redundantUpdate: "Updates delivered the value the Output already had."
+        case .stoppedCombine: "A combine stopped for good because a source was released while it was bound."
         }
     }
 }

@@ -28,7 +28,7 @@ struct FindingReport {
         try exitStatus()
     }
 
-    /// Throws the status the run ends with (see the type's summary).
+    /// Throws the status the run ends with (see the type's summary). A note alone never fails.
     func exitStatus() throws {
         if !allowIncomplete && !run.incompleteTraces.isEmpty { throw ExitCode(3) }
         if failOn.fails(failing.map(\.finding)) { throw ExitCode(1) }
@@ -133,6 +133,7 @@ struct FindingReport {
             ("byKind", .object(byKind.map { ($0.key.rawValue, .number($0.value.count)) })),
             ("errors", .number(findings.filter { $0.severity == .error }.count)),
             ("warnings", .number(findings.filter { $0.severity == .warning }.count)),
+            ("notes", .number(findings.filter { $0.severity == .note }.count)),
             ("traceErrors", .number(run.traces.reduce(0) { $0 + $1.result.summary.traceErrors })),
             ("complete", .bool(run.incompleteTraces.isEmpty)),
             ("durationNanoseconds", .uint(run.traces.map(\.result.summary.duration).max() ?? 0)),

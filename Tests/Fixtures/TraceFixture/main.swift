@@ -14,6 +14,21 @@
 //                             exits; the parent waits for it, makes N more and exits
 //     TraceFixture N stop P   N updates, BindTrace.stopRecording(), prints "recording true|false",
 //                             N more updates, then records N more to the file P, and exits
+//     TraceFixture N burst    the main thread and a second one update in a tight loop; the main
+//                             thread prints its count after every N updates, until killed (or a
+//                             minute, or its parent gone)
+//     TraceFixture N lose HOW N updates, waits past a flush, then loses its own trace file (HOW:
+//                             deleted, truncated or replaced), waits past a flush, makes N updates
+//                             of a second Output labelled "after" and exits
+//     TraceFixture N stop-fork
+//                             N updates, stopRecording(), then fork(): the parent sends its child
+//                             SIGTERM, waits for it, waits past a flush and prints "parent alive"
+//     TraceFixture N combine-released
+//                             a combine of two sources, bound; the first source is released, then
+//                             the second updates N times; prints what the combine delivered
+//     TraceFixture N combine-array
+//                             the published framework's `combine(outputs:)` example: both sources
+//                             kept only by an array used for their updates; prints what was delivered
 import Bind
 import Dispatch
 import Foundation
@@ -100,6 +115,81 @@ case "stop":
         for value in 1...count { counter.update(withValue: value) }
         BindTrace.stopRecording()
     }
+    exit(0)
+case "burst":
+    counter.bind { _ in }
+    let parent = getppid()
+    let started = Date()
+    Thread {
+        let other = Output<Int>(value: 0).labeled("other")
+        other.bind { _ in }
+        var value = 0
+        while true {
+            value += 1
+            other.update(withValue: value)
+        }
+    }.start()
+    var value = 0
+    while getppid() == parent && Date().timeIntervalSince(started) < 60 {
+        for _ in 0..<count {
+            value += 1
+            counter.update(withValue: value)
+        }
+        say("\(value)")
+    }
+case "lose":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    usleep(300_000)
+    let path = ProcessInfo.processInfo.environment["BIND_TRACE"] ?? ""
+    switch arguments.count > 3 ? arguments[3] : "" {
+    case "deleted": unlink(path)
+    case "truncated": truncate(path, 20)
+    case "replaced":
+        let replacement = path + ".new"
+        _ = FileManager.default.createFile(atPath: replacement, contents: Data("someone else's file".utf8))
+        rename(replacement, path)
+    default: break
+    }
+    usleep(300_000)
+    let after = Output<Int>(value: 0).labeled("after")
+    after.bind { _ in }
+    for value in 1...count { after.update(withValue: value) }
+    exit(0)
+case "stop-fork":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    BindTrace.stopRecording()
+    let parent = getpid()
+    let child = fork()
+    if child == 0 {
+        // Holds no pipe of the test's, and ends on its own if the signal does not end it.
+        close(1)
+        close(2)
+        for _ in 0..<100 where getppid() == parent { usleep(100_000) }
+        exit(3)
+    }
+    usleep(100_000)
+    kill(child, SIGTERM)
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    usleep(300_000)
+    say("parent alive")
+    exit(0)
+case "combine-released":
+    var first: Output<Int>? = Output<Int>(value: 0).labeled("first")
+    let second = Output<Int>(value: 0).labeled("second")
+    let combined = Output<Int>.combine(first!, second).labeled("combined")
+    combined.bind { pair in say("delivered \(pair.0) \(pair.1)") }
+    first = nil
+    for value in 1...count { second.update(withValue: value) }
+    withExtendedLifetime(combined) {}
+    exit(0)
+case "combine-array":
+    let sources = [Output<Int>(), Output<Int>()]
+    Output<Int>.combine(outputs: sources).bind { values in say("delivered \(values)") }
+    sources[0].update(withValue: 1)
+    sources[1].update(withValue: 2)
     exit(0)
 default:
     counter.bind { _ in }
