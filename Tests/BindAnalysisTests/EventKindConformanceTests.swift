@@ -16,7 +16,7 @@ struct EventKindConformanceTests {
     /// until it has a sample, and then every test below checks it.
     static func sample(_ tag: TraceFormat.Tag) -> TraceEvent.Kind? {
         switch tag {
-        case .clock, .string, .thread, .end, .lost, .site: nil
+        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer: nil
         case .outputCreated:
             .outputCreated(.init(output: 1, kind: .relay, valueType: "Int", site: site, label: "count", scope: 1))
         case .edge: .edge(source: 1, derived: 2, operation: .map)
@@ -35,6 +35,7 @@ struct EventKindConformanceTests {
         case .contained: .subscriptionContained(subscription: 1, container: 9)
         case .handleReleased: .handleReleased(subscription: 1)
         case .calledAt: .calledAt(event: 1, site: site)
+        case .stopped: .stopped(derived: 3, source: 1)
         }
     }
 

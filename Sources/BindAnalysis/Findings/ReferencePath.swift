@@ -8,10 +8,10 @@ import BindTraceModel
 /// trace recorded — an Output's subscriber list holds its subscriptions, an operator's subscription
 /// on a source holds the Output it derives — and a hop the trace cannot see (what a closure
 /// captured, who holds a container) says "not recorded".
-public enum ReferencePath {
+package enum ReferencePath {
     /// The path, one line (`'title' (String), alive at the end → its subscriber list → …`), or nil
     /// for another kind of finding or one whose Outputs and subscriptions are gone at the end.
-    public static func describe(_ finding: Finding, in state: GraphState) -> String? {
+    package static func describe(_ finding: Finding, in state: GraphState) -> String? {
         let hops: [String]
         switch finding.kind {
         case .leakedSubscription: hops = subscriptionPath(finding, in: state)

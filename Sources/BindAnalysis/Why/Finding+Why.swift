@@ -3,7 +3,7 @@ import BindTraceModel
 extension Finding {
     /// The command line that explains this finding's event: `bind-trace why app.trace --event 42`,
     /// or nil for a finding that names no event. `trace` is quoted for a POSIX shell when needed.
-    public func whyCommand(trace: String) -> String? {
+    package func whyCommand(trace: String) -> String? {
         guard event != 0 else { return nil }
         return "bind-trace why \(Self.shellQuoted(trace)) --event \(event)"
     }

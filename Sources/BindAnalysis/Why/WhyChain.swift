@@ -5,19 +5,19 @@ import BindTraceModel
 /// The root is the update, fire or bind that no subscription's closure caused (for an update or
 /// fire, the app's call, with its call site when the trace recorded one); each later step was
 /// caused by the one before it, through the subscription in its ``WhyStep/via``.
-public struct WhyChain: Hashable, Sendable {
+package struct WhyChain: Hashable, Sendable {
     /// The selected event's sequence number.
-    public var selected: UInt64
+    package var selected: UInt64
     /// The steps, root first; the last one is the selected event.
-    public var steps: [WhyStep]
+    package var steps: [WhyStep]
     /// Whether the steps begin at the root. `false` when a cause was no longer open (a step Bind
     /// deferred in a chain more than 128 deep) or came before the trace's start.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// For a selection by closure: the subscription bound at that line, which the last step's
     /// Output delivered to.
-    public var deliveredTo: WhySubscription?
+    package var deliveredTo: WhySubscription?
 
-    public init(selected: UInt64, steps: [WhyStep], isComplete: Bool, deliveredTo: WhySubscription? = nil) {
+    package init(selected: UInt64, steps: [WhyStep], isComplete: Bool, deliveredTo: WhySubscription? = nil) {
         self.selected = selected
         self.steps = steps
         self.isComplete = isComplete
@@ -26,9 +26,9 @@ public struct WhyChain: Hashable, Sendable {
 }
 
 /// One event of a ``WhyChain``.
-public struct WhyStep: Hashable, Sendable {
+package struct WhyStep: Hashable, Sendable {
     /// What the event did.
-    public enum Action: String, Hashable, Sendable {
+    package enum Action: String, Hashable, Sendable {
         /// `update(withValue:)` (or an operator's update of its Output).
         case update
         /// A Relay's `fire()` or update.
@@ -39,26 +39,26 @@ public struct WhyStep: Hashable, Sendable {
         case other
     }
 
-    public var event: UInt64
-    public var action: Action
+    package var event: UInt64
+    package var action: Action
     /// The event's kind name as `dump` prints it (`updated`, `bound`, …).
-    public var eventName: String
-    public var thread: UInt32
-    public var threadName: String?
+    package var eventName: String
+    package var thread: UInt32
+    package var threadName: String?
     /// Nanoseconds since the trace started.
-    public var time: UInt64
+    package var time: UInt64
     /// The Output updated, fired or bound to (nil for an event about no Output).
-    public var output: WhyOutput?
+    package var output: WhyOutput?
     /// The value delivered, as the recorder previewed it (nil: previews were off).
-    public var value: String?
+    package var value: String?
     /// The Output's value before this event, from its previous previewed update (nil: unknown).
-    public var previous: String?
+    package var previous: String?
     /// Where the app called `update(withValue:)` or `fire()` (root updates of traces since 1.3).
-    public var calledAt: SourceSite?
+    package var calledAt: SourceSite?
     /// How the step before this one caused it; nil for the root.
-    public var via: WhyHop?
+    package var via: WhyHop?
 
-    public init(
+    package init(
         event: UInt64, action: Action, eventName: String, thread: UInt32, threadName: String? = nil, time: UInt64,
         output: WhyOutput?, value: String? = nil, previous: String? = nil, calledAt: SourceSite? = nil,
         via: WhyHop? = nil
@@ -78,15 +78,15 @@ public struct WhyStep: Hashable, Sendable {
 }
 
 /// An Output as a chain names it.
-public struct WhyOutput: Hashable, Sendable {
-    public var id: UInt64
-    public var kind: OutputKind
-    public var valueType: String
+package struct WhyOutput: Hashable, Sendable {
+    package var id: UInt64
+    package var kind: OutputKind
+    package var valueType: String
     /// Where it was made (for an operator's Output, the operator's call).
-    public var site: SourceSite
-    public var label: String?
+    package var site: SourceSite
+    package var label: String?
 
-    public init(id: UInt64, kind: OutputKind, valueType: String, site: SourceSite, label: String?) {
+    package init(id: UInt64, kind: OutputKind, valueType: String, site: SourceSite, label: String?) {
         self.id = id
         self.kind = kind
         self.valueType = valueType
@@ -95,21 +95,21 @@ public struct WhyOutput: Hashable, Sendable {
     }
 
     /// ``Narrator``'s name for it: `'status' (String)`, `map → Bool at Form.swift:12`.
-    public var name: String { Narrator.name(kind: kind, valueType: valueType, site: site, label: label) }
+    package var name: String { Narrator.name(kind: kind, valueType: valueType, site: site, label: label) }
 }
 
 /// A subscription as a chain names it.
-public struct WhySubscription: Hashable, Sendable {
-    public var id: UInt64
+package struct WhySubscription: Hashable, Sendable {
+    package var id: UInt64
     /// The Output it is bound to.
-    public var output: UInt64
+    package var output: UInt64
     /// Where it was bound: the closure's or Binder's bind, or the operator's call.
-    public var site: SourceSite
+    package var site: SourceSite
     /// Bound by one of Bind's operators (map, combine, …) rather than by the app.
-    public var isOperator: Bool
-    public var target: BinderTarget?
+    package var isOperator: Bool
+    package var target: BinderTarget?
 
-    public init(id: UInt64, output: UInt64, site: SourceSite, isOperator: Bool, target: BinderTarget?) {
+    package init(id: UInt64, output: UInt64, site: SourceSite, isOperator: Bool, target: BinderTarget?) {
         self.id = id
         self.output = output
         self.site = site
@@ -118,7 +118,7 @@ public struct WhySubscription: Hashable, Sendable {
     }
 
     /// `closure bound at Screen.swift:12`, `Binder to Label bound at …`, `operator at Form.swift:9`.
-    public var name: String {
+    package var name: String {
         if isOperator { return "operator's subscription at \(Narrator.place(site))" }
         return "\(Narrator.what(target: target)) bound at \(Narrator.place(site))"
     }
@@ -126,16 +126,16 @@ public struct WhySubscription: Hashable, Sendable {
 
 /// How one step caused the next: the subscription whose closure ran, and for a combine or merge,
 /// which input changed and which only contributed their current values.
-public struct WhyHop: Hashable, Sendable {
-    public var subscription: WhySubscription?
+package struct WhyHop: Hashable, Sendable {
+    package var subscription: WhySubscription?
     /// The subscription's id (also when the trace never recorded its bind).
-    public var subscriptionID: UInt64
+    package var subscriptionID: UInt64
     /// For an operator's Output: the operator (map, combine, …) and its line.
-    public var `operator`: OutputKind?
+    package var `operator`: OutputKind?
     /// For a combine or merge: the other inputs, which did not change and contributed their value.
-    public var contributors: [WhyContributor]
+    package var contributors: [WhyContributor]
 
-    public init(
+    package init(
         subscription: WhySubscription?, subscriptionID: UInt64, operator: OutputKind?, contributors: [WhyContributor]
     ) {
         self.subscription = subscription
@@ -146,12 +146,12 @@ public struct WhyHop: Hashable, Sendable {
 }
 
 /// An input of a combine or merge that did not change in this step.
-public struct WhyContributor: Hashable, Sendable {
-    public var output: WhyOutput
+package struct WhyContributor: Hashable, Sendable {
+    package var output: WhyOutput
     /// Its current value, from its last previewed update (nil: unknown).
-    public var value: String?
+    package var value: String?
 
-    public init(output: WhyOutput, value: String?) {
+    package init(output: WhyOutput, value: String?) {
         self.output = output
         self.value = value
     }

@@ -1,7 +1,7 @@
 import BindTraceModel
 
 /// Which event `bind-trace why` explains.
-public enum WhySelection: Hashable, Sendable {
+package enum WhySelection: Hashable, Sendable {
     /// The event with this sequence number (the number `replay`, `dump` and findings show).
     case event(UInt64)
     /// An update or fire of an Output: the `occurrence`-th, or the last.
@@ -13,19 +13,19 @@ public enum WhySelection: Hashable, Sendable {
 }
 
 /// How an Output is named on the command line.
-public enum WhyOutputMatch: Hashable, Sendable {
+package enum WhyOutputMatch: Hashable, Sendable {
     case id(UInt64)
     /// Its label, exactly.
     case label(String)
 
     /// `output` given as text: digits are an id, anything else a label.
-    public init(_ text: String) {
+    package init(_ text: String) {
         if let id = UInt64(text) { self = .id(id) } else { self = .label(text) }
     }
 }
 
 /// Which of an Output's updates.
-public enum WhyOccurrence: Hashable, Sendable {
+package enum WhyOccurrence: Hashable, Sendable {
     /// The k-th, from 1.
     case nth(Int)
     case last
@@ -33,19 +33,19 @@ public enum WhyOccurrence: Hashable, Sendable {
 
 /// What a selection found in the first pass: the event to explain, and for a closure selection,
 /// the subscription it delivered to.
-public struct WhyTarget: Hashable, Sendable {
-    public var event: UInt64
-    public var subscription: UInt64?
+package struct WhyTarget: Hashable, Sendable {
+    package var event: UInt64
+    package var subscription: UInt64?
 
-    public init(event: UInt64, subscription: UInt64? = nil) {
+    package init(event: UInt64, subscription: UInt64? = nil) {
         self.event = event
         self.subscription = subscription
     }
 }
 
 /// A selection that matches nothing, with what the trace did hold: the CLI's one-line error.
-public struct WhySelectionError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct WhySelectionError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
 }
 
 /// The first pass of `why`: streams the events once and finds the one a ``WhySelection`` names.
@@ -53,10 +53,10 @@ public struct WhySelectionError: Error, Hashable, Sendable, CustomStringConverti
 /// Keeps only what is alive (the labels and subscription sites of live Outputs and subscriptions)
 /// and a bounded sample of the labels and sites seen, for the error message, so memory stays flat
 /// however long the trace.
-public struct WhyLocator {
-    public let selection: WhySelection
+package struct WhyLocator {
+    package let selection: WhySelection
     /// Events seen so far.
-    public private(set) var events: UInt64 = 0
+    package private(set) var events: UInt64 = 0
     private var found: WhyTarget?
     private var matchedOutputs: Set<UInt64> = []
     private var updatesOfMatched = 0
@@ -70,14 +70,14 @@ public struct WhyLocator {
     private var bindsAtSite = 0
     private static let sampleLimit = 10_000
 
-    public init(_ selection: WhySelection) {
+    package init(_ selection: WhySelection) {
         self.selection = selection
         if case .output(.id(let id), _) = selection { matchedOutputs.insert(id) }
     }
 
     /// Takes in the next event; returns `true` once the selection is found for good (no later
     /// event can change it), so the caller can stop reading.
-    public mutating func consume(_ event: TraceEvent) -> Bool {
+    package mutating func consume(_ event: TraceEvent) -> Bool {
         events += 1
         switch selection {
         case .event(let sequence):
@@ -102,7 +102,7 @@ public struct WhyLocator {
     }
 
     /// The event to explain, or why there is none.
-    public func result() -> Result<WhyTarget, WhySelectionError> {
+    package func result() -> Result<WhyTarget, WhySelectionError> {
         switch selection {
         case .event(let sequence):
             if let found { return .success(found) }

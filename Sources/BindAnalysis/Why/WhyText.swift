@@ -9,9 +9,9 @@ import BindTraceModel
 ///   ↳ #18 on thread 1 (main) via map at SignInViewModel.swift:12 (subscription 4)
 ///      map → Bool at SignInViewModel.swift:12: "false" → "true"
 /// ```
-public enum WhyText {
+package enum WhyText {
     /// The chain, one line per entry; strings from the trace are shortened (the caller escapes).
-    public static func lines(_ chain: WhyChain) -> [String] {
+    package static func lines(_ chain: WhyChain) -> [String] {
         var lines: [String] = []
         let last = chain.steps.last
         let what = last.map { step in actionName(step) + (step.output.map { " of \($0.name)" } ?? "") } ?? "event"

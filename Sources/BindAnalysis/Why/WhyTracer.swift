@@ -9,16 +9,16 @@ import BindTraceModel
 /// the inputs of combines and merges, each Output's last previewed value and call site) and the open
 /// frames, never the trace. A cause that is no longer open (a step Bind deferred past 128 nested
 /// steps, or one from before the trace began) ends the chain there, marked incomplete.
-public struct WhyTracer {
+package struct WhyTracer {
     /// How many events after a root update are read to find its call site (written right after it,
     /// before anything it causes on its thread; other threads' updates may come between).
     static let callSiteLookahead: UInt64 = 64
     /// The most open frames kept per thread: a deeper chain (only a hostile trace makes one: Bind
     /// defers past 128 nested steps) loses its oldest half, and is shown incomplete.
-    public static let maximumDepth = 100_000
+    package static let maximumDepth = 100_000
 
     /// The events to explain, by sequence number.
-    public let targets: [UInt64: WhyTarget]
+    package let targets: [UInt64: WhyTarget]
 
     private var outputs: [UInt64: WhyOutput] = [:]
     private var subscriptions: [UInt64: WhySubscription] = [:]
@@ -34,7 +34,7 @@ public struct WhyTracer {
     private var lastThread: (thread: UInt32, slot: Int)?
     private var stacks: [[Frame]] = []
     /// The chains built so far, by selected event.
-    public private(set) var chains: [UInt64: WhyChain] = [:]
+    package private(set) var chains: [UInt64: WhyChain] = [:]
     /// Targets that are root updates, by event, with their thread: their own `calledAt`, if any,
     /// follows them, before anything they cause on their thread (other threads' updates may come
     /// between), and corrects a call site carried forward.
@@ -42,12 +42,12 @@ public struct WhyTracer {
     private var lastTarget: UInt64
 
     /// A tracer for one event (`bind-trace why`).
-    public init(target: WhyTarget) {
+    package init(target: WhyTarget) {
         self.init(targets: [target])
     }
 
     /// A tracer for several events in one pass (the report's folded chains).
-    public init(targets: [WhyTarget]) {
+    package init(targets: [WhyTarget]) {
         self.targets = Dictionary(targets.map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
         lastTarget = targets.map(\.event).max() ?? 0
     }
@@ -74,7 +74,7 @@ public struct WhyTracer {
 
     /// Takes in the next event (`threadName`: the name of its thread, if recorded); returns `true`
     /// when every chain is complete and no further event is needed.
-    public mutating func consume(_ event: TraceEvent, threadName: @autoclosure () -> String?) -> Bool {
+    package mutating func consume(_ event: TraceEvent, threadName: @autoclosure () -> String?) -> Bool {
         if !pendingRoots.isEmpty { settleRoots(after: event) }
         if event.sequence <= lastTarget {
             apply(event)
@@ -92,7 +92,7 @@ public struct WhyTracer {
     }
 
     /// The chain of the one target, once ``consume(_:threadName:)`` has seen it (nil before).
-    public func chain() -> WhyChain? { chains.values.first }
+    package func chain() -> WhyChain? { chains.values.first }
 
     /// Gives the pending roots their own call site when `event` is it; forgets those past it.
     private mutating func settleRoots(after event: TraceEvent) {
