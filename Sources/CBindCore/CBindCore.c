@@ -19,10 +19,13 @@ uint64_t bind_new_container_id(void) {
     return atomic_fetch_add_explicit(&bind_next_container_id, 1, memory_order_relaxed);
 }
 
-/// Spins this many times before parking: a critical section is a few loads and stores, so a holder
-/// that is running gives the lock back well within it; one that is not running will not, however
-/// long we spin.
-enum { bind_lock_spins = 100 };
+/// How many times a waiter looks before it parks: a critical section is a few loads and stores, so
+/// a holder that is running gives the lock back well within this; one that is not running will
+/// not, however long we spin.
+enum { bind_lock_spins = 128 };
+
+/// The longest park: bounds the rare wake-up lost to the unfenced unlock (see CBindCore.h).
+static const struct timespec bind_lock_longest_park = {0, 100000};
 
 static inline void bind_lock_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -32,41 +35,45 @@ static inline void bind_lock_pause(void) {
 #endif
 }
 
+static void bind_lock_park(bind_lock *lock) {
 #if defined(__linux__)
-static void bind_futex_wait(_Atomic(int) *word, int expected) {
-    syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-static void bind_futex_wake_one(_Atomic(int) *word) {
-    syscall(SYS_futex, (int *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
+    // Returns at once unless `held` is still 1; also on a wake, a signal or the time-out.
+    syscall(SYS_futex, (int *)&lock->held, FUTEX_WAIT_PRIVATE, 1, &bind_lock_longest_park, NULL, 0);
 #else
-// No futex: a parked waiter naps and looks again; an unlock has nobody to wake.
-static void bind_futex_wait(_Atomic(int) *word, int expected) {
-    (void)word;
-    (void)expected;
-    struct timespec nap = {0, 20000};
-    nanosleep(&nap, NULL);
-}
-static void bind_futex_wake_one(_Atomic(int) *word) { (void)word; }
+    nanosleep(&bind_lock_longest_park, NULL);
 #endif
+}
 
 void bind_lock_wait(bind_lock *lock) {
-    for (int spins = 0; spins < bind_lock_spins; spins++) {
-        bind_lock_pause();
-        int state = atomic_load_explicit(&lock->state, memory_order_relaxed);
-        if (state == 2) break;  // others are parked already: queue behind them rather than barge
-        if (state == 0) {
-            int expected = 0;
-            if (atomic_compare_exchange_weak_explicit(&lock->state, &expected, 1, memory_order_acquire,
-                                                      memory_order_relaxed))
+    for (;;) {
+        for (int spins = 0; spins < bind_lock_spins; spins++) {
+            bind_lock_pause();
+            if (atomic_load_explicit(&lock->held, memory_order_relaxed) == 0 &&
+                atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0) {
                 return;
+            }
         }
-    }
-    // Mark the lock contended (2) as we take it or before we park, so its holder's unlock wakes one
-    // waiter. Taking it as 2 may cost one spare wake later; never a lost one.
-    while (atomic_exchange_explicit(&lock->state, 2, memory_order_acquire) != 0) {
-        bind_futex_wait(&lock->state, 2);
+        // Count ourselves before the last look, so an unlock after that look sees us and wakes us.
+        atomic_fetch_add_explicit(&lock->parked, 1, memory_order_seq_cst);
+        if (atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0) {
+            atomic_fetch_sub_explicit(&lock->parked, 1, memory_order_relaxed);
+            return;
+        }
+        bind_lock_park(lock);
+        atomic_fetch_sub_explicit(&lock->parked, 1, memory_order_relaxed);
+        atomic_store_explicit(&lock->waking, 0, memory_order_relaxed);
     }
 }
 
-void bind_lock_wake(bind_lock *lock) { bind_futex_wake_one(&lock->state); }
+void bind_lock_wake(bind_lock *lock) {
+    // One wake at a time: while a woken waiter has not run yet, a second would only cost a system
+    // call per unlock (the holder of a hot lock unlocks far more often than a waiter is scheduled).
+    if (atomic_load_explicit(&lock->waking, memory_order_relaxed) != 0 ||
+        atomic_exchange_explicit(&lock->waking, 1, memory_order_relaxed) != 0)
+        return;
+#if defined(__linux__)
+    syscall(SYS_futex, (int *)&lock->held, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#else
+    (void)lock;
+#endif
+}

@@ -199,7 +199,7 @@ void bt_rings_reset_after_fork(void);
 /// global's once-check: the lock is a zero-initialised global, and the state's address is published
 /// once (with `ready`) by the first event, after it has made the state and handled BIND_TRACE.
 /// On a cache line of its own, as the stream word is: every locked event writes it.
-typedef struct { bind_lock lock; char rest_of_line[60]; } bt_lock_line;
+typedef struct { bind_lock lock; char rest_of_line[64 - sizeof(bind_lock)]; } bt_lock_line;
 extern _Alignas(64) bt_lock_line bt_recording_lock_line;
 extern _Atomic(void *) bt_recorder_state_storage;
 extern _Atomic(bool) bt_recorder_ready_flag;
