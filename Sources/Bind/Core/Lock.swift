@@ -7,10 +7,11 @@ import CBindCore
 /// The cheapest lock for critical sections of a few loads and stores, allocated once per owner.
 ///
 /// On Apple platforms `os_unfair_lock`. Elsewhere `bind_lock` (CBindCore): one atomic exchange to
-/// take, a plain release store to give back; while it is taken a waiter spins briefly, then
-/// yields, then naps 20 µs at a time. A glibc mutex costs two atomic instructions per round trip,
-/// which made it most of an update's cost; `make bench` measures both the round trip and the lock
-/// under contention (BENCHMARKS.md, "The lock").
+/// take, a plain release store to give back; while it is taken a waiter spins briefly, then parks on
+/// a futex that the unlock wakes, so threads that outnumber the cores do not nap while the lock is
+/// free. A glibc mutex costs two atomic instructions per round trip, which made it most of an
+/// update's cost; `make bench` measures both the round trip and the lock under contention
+/// (BENCHMARKS.md, "The lock").
 ///
 /// A value type holding a pointer so it can live inline in `Output` without an extra object;
 /// the owner calls `deallocate()` from its `deinit`.

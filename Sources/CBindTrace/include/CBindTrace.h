@@ -218,7 +218,7 @@ void bt_rings_reset_after_fork(void);
 /// On a cache line of its own, as the stream word is: every locked event writes it.
 typedef struct {
     bind_lock lock;
-    char rest_of_line[60];
+    char rest_of_line[64 - sizeof(bind_lock)];
 } bt_lock_line;
 extern _Alignas(64) bt_lock_line bt_recording_lock_line;
 extern _Atomic(void *) bt_recorder_state_storage;
