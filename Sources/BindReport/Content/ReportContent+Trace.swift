@@ -96,9 +96,19 @@ extension ReportContent {
             }
         }
         if picture.svg != nil {
+            var bindings: [UInt64: [SubscriptionState]] = [:]
+            for subscription in first.state.subscriptions where !subscription.isInternal {
+                bindings[subscription.output, default: []].append(subscription)
+            }
             for output in first.state.outputs {
                 content.outputLifetimes[output.id] = OutputLifetime(
                     created: output.createdAt, released: output.releasedAt)
+                let bound = bindings[output.id] ?? []
+                content.outputDetails[output.id] = OutputDetail(
+                    name: output.displayName, site: output.site.description, updates: output.updateCount,
+                    lastValue: output.lastPreview.map(Narrator.shortened),
+                    bindings: bound.prefix(OutputDetail.maxBindings).map { "\($0.site) (subscription \($0.id))" },
+                    bindingCount: bound.count)
             }
             content.lastEvent = first.summary.events
         }

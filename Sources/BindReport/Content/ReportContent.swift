@@ -49,6 +49,8 @@ import BindAnalysis
     public var outputLifetimes: [UInt64: OutputLifetime] = [:]
     /// The last event of the trace: the slider's end.
     public var lastEvent: UInt64 = 0
+    /// What the page lists when an Output's node is clicked (its name, updates and bindings), by Output id.
+    public var outputDetails: [UInt64: OutputDetail] = [:]
     /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as
     /// still pictures where a single trace's report has its one interactive graph.
     public var processGraphs: [ProcessGraph] = []
@@ -84,6 +86,37 @@ import BindAnalysis
     public init(created: UInt64, released: UInt64? = nil) {
         self.created = created
         self.released = released
+    }
+}
+
+/// An Output as the page lists it when its node is clicked: what it is, how often it changed and
+/// its last value, and the bindings to it still bound at the end (by the line that bound them).
+@_spi(Harness) public struct OutputDetail: Hashable, Sendable {
+    /// `#3 'email' (String)`, as `replay` names it.
+    public var name: String
+    /// Where it was created.
+    public var site: String
+    public var updates: UInt64
+    /// The last value's preview, when one was recorded.
+    public var lastValue: String?
+    /// The lines that bound its subscriptions alive at the end, at most ``maxBindings``.
+    public var bindings: [String]
+    /// All its subscriptions alive at the end (can exceed `bindings.count`).
+    public var bindingCount: Int
+
+    /// Bindings listed per Output: a node with thousands of subscribers stays a short list.
+    public static let maxBindings = 20
+
+    public init(
+        name: String, site: String, updates: UInt64, lastValue: String? = nil, bindings: [String] = [],
+        bindingCount: Int? = nil
+    ) {
+        self.name = name
+        self.site = site
+        self.updates = updates
+        self.lastValue = lastValue
+        self.bindings = bindings
+        self.bindingCount = bindingCount ?? bindings.count
     }
 }
 

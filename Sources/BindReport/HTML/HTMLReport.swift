@@ -113,6 +113,8 @@ struct HTMLReport {
                 [
                     "class": "finding \(severity)", "data-kind": finding.kind.rawValue, "id": "finding-\(index + 1)",
                     "tabindex": "0", "data-outputs": finding.outputs.map(String.init).joined(separator: " "),
+                    // Selecting it also scrolls the event table to this event (or the nearest row before it).
+                    "data-event": finding.event == 0 ? nil : String(finding.event),
                 ])
             page.raw("<div class=\"head\">")
             page.element("span", ["class": "verdict \(severity)"], text: severity)
@@ -224,8 +226,10 @@ struct HTMLReport {
             page.raw("</div>")
         }
         page.raw("</div></div>")
-        // Filled by the script when a node is clicked: the findings about it, as links.
+        // Filled by the script when a node is clicked: the findings about it, as links, and a copy of
+        // its details below (built here from escaped text; the script only clones the elements).
         page.raw("<div id=\"node-panel\" class=\"node-panel\" hidden></div>")
+        renderNodeDetails(boxes: layout.boxes, into: &page)
         if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
             // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
             let last = String(content.lastEvent)
@@ -236,6 +240,38 @@ struct HTMLReport {
             page.raw("</div>")
         }
         page.raw("</section>\n")
+    }
+
+    /// Each Output node's details, hidden: its name and site, its updates and last value, its bindings.
+    /// The search of findings matches their text too, to outline nodes by label or `File.swift:42`.
+    private func renderNodeDetails(boxes: [GraphNodeBoxes.Box], into page: inout HTMLBuilder) {
+        page.raw("<div id=\"node-details\" hidden>")
+        for box in boxes {
+            guard let id = UInt64(box.node.dropFirst()), let detail = content.outputDetails[id] else { continue }
+            page.open("div", ["class": "node-detail", "data-node": box.node])
+            page.raw("<p class=\"node-name\">")
+            page.text(detail.name)
+            page.raw(" created at <code>")
+            page.text(detail.site)
+            page.raw("</code></p>")
+            let count = "\(ReportNumber.grouped(detail.updates)) update\(detail.updates == 1 ? "" : "s")"
+            page.element(
+                "p", ["class": "node-updates"], text: count + (detail.lastValue.map { ", last value \($0)" } ?? ""))
+            let more = detail.bindingCount - detail.bindings.count
+            page.element(
+                "p", ["class": "node-bindings-head"],
+                text: detail.bindingCount == 0
+                    ? "No binding to it at the end."
+                    : "Bound at the end by \(detail.bindingCount) subscription\(detail.bindingCount == 1 ? "" : "s")"
+                        + (more > 0 ? " (the first \(detail.bindings.count) listed):" : ":"))
+            if !detail.bindings.isEmpty {
+                page.raw("<ul class=\"node-bindings\">")
+                for binding in detail.bindings { page.element("li", ["class": "mono"], text: binding) }
+                page.raw("</ul>")
+            }
+            page.raw("</div>")
+        }
+        page.raw("</div>")
     }
 
     /// One still picture per process of a run (`<img>`, so nothing in them can run).
@@ -321,7 +357,7 @@ struct HTMLReport {
                 page.raw("</td></tr>")
             }
             previous = row.sequence
-            page.open("tr", ["data-kind": row.kind])
+            page.open("tr", ["data-kind": row.kind, "id": "event-\(row.sequence)"])
             page.element("td", ["class": "num mono"], text: String(row.sequence))
             page.element("td", ["class": "num mono"], text: ReportNumber.duration(nanoseconds: row.time))
             page.element("td", ["class": "num mono"], text: String(row.thread))
