@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-DEADLINE_SECONDS = 60
+DEADLINE_SECONDS = 120
 
 
 class SessionError(Exception):

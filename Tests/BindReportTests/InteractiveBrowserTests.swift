@@ -7,9 +7,10 @@ import Testing
 @_spi(Harness) @testable import BindReport
 
 /// The report used as a debugger, in headless Chromium driven over the DevTools protocol: real mouse
-/// clicks, key presses and typing (trusted events), then the page's state read back.
+/// clicks, key presses and typing (trusted events), then the page's state read back. One browser at a
+/// time: the machine running `make test` is busy with every other suite as well.
 @Suite(
-    "index.html as a debugger, clicked and typed into",
+    "index.html as a debugger, clicked and typed into", .serialized,
     .enabled(if: Browser.path != nil, "chromium is not installed: apt-get install -y chromium"),
     .enabled(if: BrowserSession.python != nil, "python3 is not installed (it drives Chromium's DevTools protocol)"))
 struct InteractiveBrowserTests {
@@ -31,10 +32,11 @@ struct InteractiveBrowserTests {
                 .click("#finding-3 .message"),
                 .read("document.getElementById('graph-overlay').getAttribute('data-highlighted')"),
                 .read("document.querySelector('#event-rows tr.current').id"),
+                .read("document.getElementById('event-chain').getAttribute('data-links')"),
             ])
 
         // Then the first outlines o3 and marks the nearest event row before 12; the second, event 4's row.
-        #expect(run.results == ["1", "node-box highlighted", "finding error selected", "6", "0", "event-4"])
+        #expect(run.results == ["1", "node-box highlighted", "finding error selected", "6", "0", "event-4", "3"])
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
@@ -144,6 +146,27 @@ struct InteractiveBrowserTests {
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
+    @Test("clicking an event row tells the chain of events that caused it, as far as the table holds them")
+    func eventChain() throws {
+        // Given event 4 caused by 2, caused by 1 (a root), and event 3 caused by 40, outside the table.
+        let page = try Self.debuggerPage()
+        let chain =
+            "Array.prototype.map.call(document.querySelectorAll('#event-chain li'), e => e.textContent).join('|')"
+
+        let run = try BrowserSession.run(
+            page, [.click("#event-4 td.desc"), .read(chain), .click("#event-3"), .read(chain)])
+
+        #expect(
+            run.results[0]
+                == "Event #4, updated: \(Hostile.script)|caused by event #2, updated: \(Hostile.url)|"
+                + "caused by event #1, bound: \(Hostile.handler) (the root: no event caused it)")
+        #expect(
+            run.results[1]
+                == "Event #3, bound: \(Hostile.quotes)|"
+                + "caused by event #40 (not in the table's sample: bind-trace why tells the rest)")
+        #expect(run.problems.isEmpty, "\(run.problems)")
+    }
+
     /// A report with hostile text everywhere, a graph with Output 3's node, its lifetime and details,
     /// and a third finding at event 4.
     static func debuggerPage() throws -> String {
@@ -157,6 +180,9 @@ struct InteractiveBrowserTests {
                 name: "#3 '\(Hostile.script)' (String)", site: "App/Model.swift:7", updates: 2,
                 lastValue: Hostile.handler, bindings: ["App/\(Hostile.quotes):9 (subscription 9)"])
         ]
+        content.events.rows[3].cause = 2
+        content.events.rows[1].cause = 1
+        content.events.rows[2].cause = 40
         content.findings.append(
             Finding(
                 kind: .duplicateBinding, message: Hostile.url, site: SourceSite(file: "App/List.swift", line: 5),

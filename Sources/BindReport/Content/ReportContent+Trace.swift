@@ -239,7 +239,7 @@ extension ReportContent {
                 table.add(
                     EventRow(
                         sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
-                        description: line.text))
+                        description: line.text, cause: event.kind.cause?.event))
                 if wanted.contains(event.sequence) {
                     let cause = event.kind.cause?.event
                     let slot = cause.map { recent[Int($0 % UInt64(recentLines))] }

@@ -209,12 +209,18 @@ import BindAnalysis
     public var kind: String
     /// What happened, in words: `output 12 'email' updated to "a@b"`.
     public var description: String
+    /// The event that directly caused this one (the delivery whose closure made it), when there was one.
+    /// The page follows these links through the table's rows to tell a selected event's chain.
+    public var cause: UInt64?
 
-    public init(sequence: UInt64, time: UInt64, thread: UInt32, kind: String, description: String) {
+    public init(
+        sequence: UInt64, time: UInt64, thread: UInt32, kind: String, description: String, cause: UInt64? = nil
+    ) {
         self.sequence = sequence
         self.time = time
         self.thread = thread
         self.kind = kind
         self.description = description
+        self.cause = cause
     }
 }

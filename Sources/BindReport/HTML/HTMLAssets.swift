@@ -65,6 +65,9 @@ enum HTMLAssets {
         .node-panel ul { margin: 2px 0; padding-left: 20px; }
         .node-box.match { background: rgba(255, 235, 59, 0.35); }
         table.events tr.current td { background: #fff3cd; }
+        table.events tbody tr[id] { cursor: pointer; }
+        .event-chain { margin: 0 0 8px; padding: 8px 12px 8px 32px; border: 1px solid var(--line); border-radius: 6px;
+          font-size: 13px; overflow-wrap: anywhere; }
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
         .finding .cause { margin: 4px 0; padding-left: 20px; font-size: 13px; overflow-wrap: anywhere; }
@@ -313,6 +316,34 @@ enum HTMLAssets {
           // The event table scrolls to a finding's event: its row, or the nearest sampled row before it.
           var eventTable = document.getElementById("event-rows");
           var eventRows = eventTable ? Array.prototype.slice.call(eventTable.querySelectorAll("tr[id^='event-']")) : [];
+          var rowByEvent = {};
+          eventRows.forEach(function (row) { rowByEvent[row.id.slice(6)] = row; });
+          // An event's chain of direct causes, followed through the table's rows (data-cause), told with
+          // the rows' own text. A cause the sampled table left out ends the chain, named by its number.
+          var chain = document.getElementById("event-chain");
+          var showChain = function (event) {
+            if (!chain) { return; }
+            while (chain.firstChild) { chain.removeChild(chain.firstChild); }
+            var current = String(event), links = 0, seen = {};
+            while (current && !seen[current] && links < 500) {
+              seen[current] = true;
+              var row = rowByEvent[current], item = document.createElement("li");
+              var prefix = links === 0 ? "Event #" : "caused by event #";
+              if (row) {
+                var cells = row.querySelectorAll("td");
+                item.textContent = prefix + current + ", " + cells[3].textContent + ": " + cells[4].textContent;
+                current = row.getAttribute("data-cause");
+                if (!current) { item.textContent += " (the root: no event caused it)"; }
+              } else {
+                item.textContent = prefix + current + " (not in the table's sample: bind-trace why tells the rest)";
+                current = null;
+              }
+              chain.appendChild(item);
+              links += 1;
+            }
+            chain.setAttribute("data-links", String(links));
+            chain.hidden = false;
+          };
           var showEvent = function (event) {
             if (!eventTable || !event) { return; }
             var found = null;
@@ -322,11 +353,18 @@ enum HTMLAssets {
               if (sequence <= event && !row.hidden) { found = row; }
             });
             eventTable.setAttribute("data-current", found ? found.id.slice(6) : "");
+            showChain(event);
             if (!found) { return; }
             found.classList.add("current");
             var wrap = eventTable.closest(".table-wrap");
             if (wrap) { wrap.scrollTop = found.offsetTop - wrap.clientHeight / 3; }
           };
+          if (eventTable) {
+            eventTable.addEventListener("click", function (event) {
+              var row = event.target.closest ? event.target.closest("tr[id^='event-']") : null;
+              if (row) { showEvent(Number(row.id.slice(6))); }
+            });
+          }
           // j / k (or the down and up arrows on a finding) move to the next or previous shown finding.
           var step = function (by) {
             var shown = findings.filter(function (article) { return !article.hidden; });

@@ -336,6 +336,10 @@ struct HTMLReport {
                 text: "The table holds \(ReportNumber.grouped(table.rows.count)) of "
                     + "\(ReportNumber.grouped(table.totalCount)) events\(how). Use `bind-trace dump` for all of them.")
         }
+        page.element(
+            "p", ["class": "note"],
+            text: "Click an event (or select a finding) to see the events that caused it, one direct cause "
+                + "after another, as far as this table holds them; bind-trace why tells the whole chain.")
         let kinds = Set(table.rows.map(\.kind)).sorted()
         page.raw("<div class=\"controls\">")
         page.raw(
@@ -345,7 +349,11 @@ struct HTMLReport {
         for kind in kinds { page.element("option", ["value": kind], text: kind) }
         page.raw("</select>")
         page.element("span", ["id": "event-status", "class": "note"], text: "\(table.rows.count) rows")
-        page.raw("</div><div class=\"table-wrap\"><table class=\"events\"><thead><tr>")
+        page.raw("</div>")
+        // Filled by the script when an event row is clicked (or a finding selected): the row's chain of
+        // direct causes through the table's rows, each copied as text.
+        page.raw("<ol id=\"event-chain\" class=\"event-chain\" hidden></ol>")
+        page.raw("<div class=\"table-wrap\"><table class=\"events\"><thead><tr>")
         page.raw("<th>#</th><th>time</th><th>thread</th><th>event</th><th>description</th></tr></thead>")
         page.raw("<tbody id=\"event-rows\">")
         var previous: UInt64?
@@ -357,7 +365,8 @@ struct HTMLReport {
                 page.raw("</td></tr>")
             }
             previous = row.sequence
-            page.open("tr", ["data-kind": row.kind, "id": "event-\(row.sequence)"])
+            page.open(
+                "tr", ["data-kind": row.kind, "id": "event-\(row.sequence)", "data-cause": row.cause.map(String.init)])
             page.element("td", ["class": "num mono"], text: String(row.sequence))
             page.element("td", ["class": "num mono"], text: ReportNumber.duration(nanoseconds: row.time))
             page.element("td", ["class": "num mono"], text: String(row.thread))
