@@ -50,6 +50,9 @@ package struct TraceReportOptions: Sendable {
 /// A report read from a trace, with what the reading found besides the report.
 package struct TraceReport: Sendable {
     package var content: ReportContent
+    /// The graph at the end, for a report of several traces to merge by site (``SiteMergedGraph``);
+    /// set it to `nil` once merged, so a run's states are not all kept.
+    package var finalState: GraphState?
     /// Reader warnings (a trace cut short) and the trace's inconsistencies, for standard error.
     package var warnings: [TraceWarning]
     package var traceErrors: [TraceError]
@@ -88,7 +91,8 @@ extension ReportContent {
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
         let picture =
             options.includesDetails || options.includesGraph
-            ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
+            ? drawGraph(state: first.state, findings: first.findings, events: first.summary.events, options: options)
+            : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
         for finding in first.findings {
             if let path = ReferencePath.describe(finding, in: first.state) {
@@ -123,7 +127,7 @@ extension ReportContent {
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
         return TraceReport(
-            content: content, warnings: first.warnings, traceErrors: first.traceErrors,
+            content: content, finalState: first.state, warnings: first.warnings, traceErrors: first.traceErrors,
             traceErrorCount: first.traceErrorCount, graphNote: picture.note, graphDescription: picture.description,
             isComplete: first.summary.isComplete, summary: first.summary)
     }
@@ -168,17 +172,19 @@ extension ReportContent {
     }
 
     /// The graph, drawn by the same builder as `bind-trace graph`, or why it is not drawn.
-    private struct GraphPicture {
+    struct GraphPicture {
         var svg: String?
         var note: String?
         var description: String?
         var graph: TraceGraph?
     }
 
-    private static func drawGraph(_ first: ReplayPass, options: TraceReportOptions) -> GraphPicture {
+    static func drawGraph(state: GraphState, findings: [Finding], events: UInt64, options: TraceReportOptions)
+        -> GraphPicture
+    {
         var builder = options.graph
-        if builder.title == nil { builder.title = "Outputs at the end (event #\(first.summary.events))" }
-        let graph = builder.build(first.state, findings: first.findings)
+        if builder.title == nil { builder.title = "Outputs at the end (event #\(events))" }
+        let graph = builder.build(state, findings: findings)
         let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
         var picture = GraphPicture(graph: graph)
         if nodes > options.maximumGraphNodes {

@@ -54,6 +54,9 @@ import BindAnalysis
     /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as
     /// still pictures where a single trace's report has its one interactive graph.
     public var processGraphs: [ProcessGraph] = []
+    /// For a report of several traces: all processes' graphs as one, Outputs merged by creation site
+    /// and kind (``SiteMergedGraph``), shown before ``processGraphs``.
+    public var mergedGraphSVG: String?
     /// What happened at each finding's event and what directly caused it, by event number (until
     /// `why` can tell the whole chain).
     public var findingEvents: [UInt64: EventContext] = [:]

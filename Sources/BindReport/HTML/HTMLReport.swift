@@ -183,7 +183,7 @@ struct HTMLReport {
 
     private func renderGraph(into page: inout HTMLBuilder) {
         page.raw("<section id=\"graph\"><h2>Graph</h2>")
-        if content.graphSVG == nil && !content.processGraphs.isEmpty {
+        if content.graphSVG == nil && (!content.processGraphs.isEmpty || content.mergedGraphSVG != nil) {
             renderProcessGraphs(into: &page)
             return
         }
@@ -278,8 +278,17 @@ struct HTMLReport {
     private func renderProcessGraphs(into page: inout HTMLBuilder) {
         page.element(
             "p", ["class": "note"],
-            text: "One graph per process, at its end (bind-trace graph TRACE draws one to explore). "
-                + "Each is embedded as an image, so nothing in it can run.")
+            text: "All processes in one graph, each Output merged with those created at the same line in the "
+                + "other processes; then one graph per process, at its end (bind-trace graph TRACE draws one "
+                + "to explore). Each is embedded as an image, so nothing in it can run.")
+        if let merged = content.mergedGraphSVG {
+            // Still: a finding's Output ids are its own process's, so there is nothing to outline by them.
+            let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(merged).utf8))
+            page.raw("<figure class=\"process-graph merged-graph\">")
+            page.element("figcaption", text: "All processes, merged by creation site")
+            page.open("img", ["alt": "Graph of all processes merged by creation site", "src": source])
+            page.raw("</figure>")
+        }
         for graph in content.processGraphs {
             let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(graph.svg).utf8))
             page.raw("<figure class=\"process-graph\">")
