@@ -13,6 +13,7 @@ Steps are real input, as a person gives it (the browser dispatches trusted event
   {"type": "Model.swift:7"}            type text into the focused element (as an input method does)
   {"eval": "JS expression"}            the expression's value (JSON), e.g. an attribute to assert
   {"size": [390, 800]}                 the window's inner size
+  {"screenshot": "out.png"}            a PNG of what the window shows (for the README's picture)
 
 Only the Python standard library is used: the WebSocket handshake and frames are written here (RFC 6455),
 so `make setup` installs nothing for it. Everything has a deadline; Chromium is killed on every path.
@@ -264,6 +265,10 @@ def run(chromium, url, steps):
                 width, height = step["size"]
                 page.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
                           mobile=False)
+            elif "screenshot" in step:
+                picture = page.call("Page.captureScreenshot", format="png")
+                with open(step["screenshot"], "wb") as file:
+                    file.write(base64.b64decode(picture["data"]))
             elif "eval" in step:
                 results.append(page.evaluate(step["eval"]))
             else:
