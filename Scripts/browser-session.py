@@ -12,7 +12,7 @@ Steps are real input, as a person gives it (the browser dispatches trusted event
   {"key": "j"}                         press and release a key ("Enter", "ArrowDown", "Home", "j", ...)
   {"type": "Model.swift:7"}            type text into the focused element (as an input method does)
   {"eval": "JS expression"}            the expression's value (JSON), e.g. an attribute to assert
-  {"size": [390, 800]}                 the window's inner size
+  {"size": "390x844"}                  the window's inner size (a phone's width here)
   {"screenshot": "out.png"}            a PNG of what the window shows (for the README's picture)
 
 Only the Python standard library is used: the WebSocket handshake and frames are written here (RFC 6455),
@@ -262,7 +262,7 @@ def run(chromium, url, steps):
             elif "type" in step:
                 page.call("Input.insertText", text=step["type"])
             elif "size" in step:
-                width, height = step["size"]
+                width, height = (int(part) for part in step["size"].split("x"))
                 page.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
                           mobile=False)
             elif "screenshot" in step:

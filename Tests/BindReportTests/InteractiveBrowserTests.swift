@@ -167,6 +167,29 @@ struct InteractiveBrowserTests {
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
+    @Test("at a phone's width the page, a clicked node's details and an event's chain fit the screen")
+    func phoneWidth() throws {
+        let page = try Self.debuggerPage()
+        let right = { (id: String) in
+            "String(Math.round(document.getElementById('\(id)').getBoundingClientRect().right))"
+        }
+
+        let run = try BrowserSession.run(
+            page,
+            [
+                .size(width: 390, height: 844), .click(".node-box[data-node=o3]"), .click("#event-4 td.desc"),
+                .read("String(document.documentElement.scrollWidth <= window.innerWidth)"),
+                .read(right("node-panel")), .read(right("event-chain")),
+                .read("document.getElementById('event-chain').getAttribute('data-links')"),
+            ])
+
+        #expect(run.results[0] == "true")
+        #expect(try #require(run.results[1].flatMap { Int($0) }) <= 390)
+        #expect(try #require(run.results[2].flatMap { Int($0) }) <= 390)
+        #expect(run.results[3] == "3")
+        #expect(run.problems.isEmpty, "\(run.problems)")
+    }
+
     /// A report with hostile text everywhere, a graph with Output 3's node, its lifetime and details,
     /// and a third finding at event 4.
     static func debuggerPage() throws -> String {
@@ -208,6 +231,8 @@ enum BrowserSession {
         case key(String)
         case type(String)
         case read(String)
+        /// The window's inner size in CSS pixels.
+        case size(width: Int, height: Int)
 
         var json: [String: String] {
             switch self {
@@ -215,6 +240,7 @@ enum BrowserSession {
             case .key(let key): ["key": key]
             case .type(let text): ["type": text]
             case .read(let expression): ["eval": expression]
+            case .size(let width, let height): ["size": "\(width)x\(height)"]
             }
         }
     }
