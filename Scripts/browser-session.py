@@ -35,6 +35,7 @@ import tempfile
 import time
 
 DEADLINE_SECONDS = 120
+READY_SECONDS = 30
 
 
 class SessionError(Exception):
@@ -249,9 +250,13 @@ def run(chromium, url, steps):
         for domain in ("Page", "Runtime", "Log"):
             page.call(domain + ".enable")
         page.call("Page.navigate", url=url)
+        # The page's script marks <body> when it has run; one blocked by the policy never does.
+        ready_by = min(deadline, time.monotonic() + READY_SECONDS)
         while page.evaluate("document.readyState === 'complete' && document.body !== null && "
                             "document.body.getAttribute('data-script') === 'ran'") is not True:
-            page.socket.remaining()
+            if time.monotonic() > ready_by:
+                raise SessionError(4, "the page's script did not run (no data-script on <body>); browser log: "
+                                   + " | ".join(page.log))
             time.sleep(0.05)
         results = []
         for step in steps:
