@@ -97,7 +97,7 @@ struct InteractiveBrowserTests {
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
-    @Test("clicking an Output's node lists its findings, its bindings with their lines and its updates, as text")
+    @Test("a clicked node lists its findings, bindings (lines) and updates as text; an update leads to its event")
     func clickNode() throws {
         let page = try Self.debuggerPage()
 
@@ -113,6 +113,10 @@ struct InteractiveBrowserTests {
                 .read(
                     "String(document.querySelectorAll('#node-panel script, #node-panel [onload], #node-panel b').length)"
                 ),
+                .read("document.querySelector('#node-panel .node-recent li').textContent"),
+                .click("#node-panel .node-recent a"),
+                .read("document.getElementById('event-rows').getAttribute('data-current')"),
+                .read("document.getElementById('event-chain').getAttribute('data-links')"),
             ])
 
         #expect(run.results[0] == "1")
@@ -121,6 +125,9 @@ struct InteractiveBrowserTests {
         #expect(run.results[3] == "2 updates, last value \(Hostile.handler)")
         #expect(run.results[4] == "App/\(Hostile.quotes):9 (subscription 9)")
         #expect(run.results[5] == "0")
+        #expect(run.results[6] == "event #4: \(Hostile.url)")
+        #expect(run.results[7] == "4")
+        #expect(run.results[8] == "3")
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
@@ -203,6 +210,7 @@ struct InteractiveBrowserTests {
                 name: "#3 '\(Hostile.script)' (String)", site: "App/Model.swift:7", updates: 2,
                 lastValue: Hostile.handler, bindings: ["App/\(Hostile.quotes):9 (subscription 9)"])
         ]
+        content.outputDetails[3]?.recentUpdates = [.init(time: 40, sequence: 4, preview: Hostile.url)]
         content.events.rows[3].cause = 2
         content.events.rows[1].cause = 1
         content.events.rows[2].cause = 40

@@ -10,7 +10,7 @@ import Testing
 struct NodeDetailsTests {
     @Test("a report read from a trace knows each Output's updates, last value and bindings at the end")
     func detailsFromTrace() throws {
-        // Given 'a' bound twice (once unbound again) and updated twice, and 'b' never touched.
+        // Given 'a' bound twice (once unbound again) and updated seven times, and 'b' never touched.
         var trace = TraceWriter(minor: 0)
         trace.thread(1)
         for (id, label) in [(UInt64(1), "a"), (2, "b")] {
@@ -28,8 +28,7 @@ struct NodeDetailsTests {
                         site: SourceSite(file: "App/View.swift", line: UInt(19 + subscription)))))
         }
         trace.event(.unbound(subscription: 2, reason: .unsubscribe, cause: nil))
-        trace.event(.updated(output: 1, cause: nil, preview: "1"))
-        trace.event(.updated(output: 1, cause: nil, preview: "2"))
+        for value in 1...7 { trace.event(.updated(output: 1, cause: nil, preview: "\(value)")) }
         trace.end()
         let path = NSTemporaryDirectory() + "report-\(UUID().uuidString).trace"
         try Data(trace.bytes).write(to: URL(fileURLWithPath: path))
@@ -38,15 +37,18 @@ struct NodeDetailsTests {
         // When the report is built.
         let content = try ReportContent.build(fromTrace: path).content
 
-        // Then 'a' lists its two updates, the last value and the one binding still bound, by its line.
+        // Then 'a' lists its updates, the last five with their events (6-12), and the one binding still bound.
         let a = try #require(content.outputDetails[1])
         #expect(a.name.contains("'a'"))
         #expect(a.site == "App/A.swift:1")
-        #expect(a.updates == 2)
-        #expect(a.lastValue == "2")
+        #expect(a.updates == 7)
+        #expect(a.lastValue == "7")
+        #expect(a.recentUpdates.map(\.sequence) == [8, 9, 10, 11, 12])
+        #expect(a.recentUpdates.map(\.preview) == ["3", "4", "5", "6", "7"])
         #expect(a.bindings == ["App/View.swift:20 (subscription 1)"])
         #expect(content.outputDetails[2]?.updates == 0)
         #expect(content.outputDetails[2]?.bindings == [])
+        #expect(content.outputDetails[2]?.recentUpdates == [])
     }
 
     @Test("each Output node's details are in the page as hidden, escaped text, with its bindings' lines")
@@ -61,8 +63,11 @@ struct NodeDetailsTests {
             4: OutputDetail(name: "#4 'absent'", site: "App/Model.swift:8", updates: 0),
         ]
 
+        content.outputDetails[3]?.recentUpdates = [.init(time: 1, sequence: 12, preview: Hostile.script)]
+
         let html = ReportWriter.html(content)
 
+        #expect(html.contains("<li><a href=\"#event-12\">event #12</a>: &lt;script&gt;alert(1)&lt;/script&gt;</li>"))
         #expect(html.contains("<div id=\"node-details\" hidden><div class=\"node-detail\" data-node=\"o3\">"))
         #expect(html.contains("#3 &#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39; created at <code>App/Model.swift:7"))
         #expect(html.contains("1,200 updates, last value &quot; onload=&quot;alert(2)"))

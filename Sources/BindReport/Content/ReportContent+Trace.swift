@@ -118,7 +118,9 @@ extension ReportContent {
         }
         if options.includesDetails {
             let details = try DetailPass.read(
-                path, rows: first.timelineRows, findings: first.findings, options: options, observer: observer)
+                path, rows: first.timelineRows, findings: first.findings, nodes: Set(content.outputDetails.keys),
+                options: options, observer: observer)
+            for (output, updates) in details.recentUpdates { content.outputDetails[output]?.recentUpdates = updates }
             content.timeline = details.timeline
             content.events = details.events
             content.findingEvents = details.findingEvents
@@ -211,6 +213,8 @@ extension ReportContent {
         var events: EventTable
         var findingEvents: [UInt64: EventContext]
         var chains: [UInt64: [String]]
+        /// The last updates of the Outputs whose details the page lists.
+        var recentUpdates: [UInt64: [TimelineRow.Update]]
 
         /// How many recent events' lines are kept to tell a finding's cause (a cause is a delivery
         /// still running, so usually recent; an older one is named by its number only).
@@ -219,7 +223,7 @@ extension ReportContent {
         static let explainedFindings = 50
 
         static func read(
-            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding],
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding], nodes: Set<UInt64>,
             options: TraceReportOptions, observer: TraceReadObserver?
         ) throws(TraceReadError) -> DetailPass {
             let wanted = Set(findings.map(\.event).filter { $0 != 0 })
@@ -228,6 +232,7 @@ extension ReportContent {
             let reader = try TraceReader(path: path)
             let targets = findings.prefix(explainedFindings).filter { $0.event != 0 }.map { WhyTarget(event: $0.event) }
             var tracer = WhyTracer(targets: targets)
+            var lastUpdates: [UInt64: [TimelineRow.Update]] = [:]
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
             var table = EventTable.Builder()
@@ -236,8 +241,15 @@ extension ReportContent {
             while let event = try reader.next() {
                 switch event.kind {
                 case .updated(let output, _, let preview), .fired(let output, _, let preview):
-                    rows[output]?.add(
-                        .init(time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened)))
+                    let update = TimelineRow.Update(
+                        time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened))
+                    rows[output]?.add(update)
+                    if nodes.contains(output) {
+                        var last = lastUpdates[output, default: []]
+                        last.append(update)
+                        if last.count > OutputDetail.maxRecentUpdates { last.removeFirst() }
+                        lastUpdates[output] = last
+                    }
                 default:
                     break
                 }
@@ -260,7 +272,7 @@ extension ReportContent {
             }
             return DetailPass(
                 timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts,
-                chains: tracer.chains.mapValues(WhyText.lines))
+                chains: tracer.chains.mapValues(WhyText.lines), recentUpdates: lastUpdates)
         }
     }
 

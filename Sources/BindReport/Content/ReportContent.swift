@@ -106,6 +106,12 @@ import BindAnalysis
     public var bindings: [String]
     /// All its subscriptions alive at the end (can exceed `bindings.count`).
     public var bindingCount: Int
+    /// Its last updates (at most ``maxRecentUpdates``, oldest first), each with its event, so the page
+    /// can take the reader to them in the event table.
+    public var recentUpdates: [TimelineRow.Update] = []
+
+    /// Recent updates kept per Output.
+    public static let maxRecentUpdates = 5
 
     /// Bindings listed per Output: a node with thousands of subscribers stays a short list.
     public static let maxBindings = 20

@@ -59,10 +59,10 @@ enum HTMLAssets {
         .node-box.gone { background: rgba(246, 247, 250, 0.92); }
         .node-box.picked { border: 4px solid var(--accent); }
         .node-panel { margin-top: 8px; padding: 8px 12px; border: 1px solid var(--line); border-radius: 6px; }
-        .node-panel a { display: block; }
+        .node-panel > a { display: block; }
         .node-panel .node-detail { margin-top: 6px; border-top: 1px solid var(--line); padding-top: 6px; }
         .node-panel p { margin: 2px 0; overflow-wrap: anywhere; }
-        .node-panel ul { margin: 2px 0; padding-left: 20px; }
+        .node-panel ul, .node-panel ol { margin: 2px 0; padding-left: 20px; }
         .node-box.match { background: rgba(255, 235, 59, 0.35); }
         table.events tr.current td { background: #fff3cd; }
         table.events tbody tr[id] { cursor: pointer; }
@@ -421,6 +421,8 @@ enum HTMLAssets {
             if (match) { select(document.getElementById("finding-" + match[1])); }
             var at = /^#at-([0-9]+)$/.exec(window.location.hash);
             if (at && slider) { showAt(Math.min(Number(at[1]), Number(slider.max))); }
+            var event = /^#event-([0-9]+)$/.exec(window.location.hash);
+            if (event) { showEvent(Number(event[1])); }
             var node = /^#node-([og][0-9]+)$/.exec(window.location.hash);
             if (node) {
               boxes.forEach(function (box) { if (box.getAttribute("data-node") === node[1]) { pick(box); } });

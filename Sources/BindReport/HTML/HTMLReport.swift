@@ -257,6 +257,16 @@ struct HTMLReport {
             let count = "\(ReportNumber.grouped(detail.updates)) update\(detail.updates == 1 ? "" : "s")"
             page.element(
                 "p", ["class": "node-updates"], text: count + (detail.lastValue.map { ", last value \($0)" } ?? ""))
+            if !detail.recentUpdates.isEmpty {
+                // Each a link to its event (#event-N): the page scrolls the table there and tells its chain.
+                page.raw("<ol class=\"node-recent\">")
+                for update in detail.recentUpdates {
+                    page.raw("<li><a href=\"#event-\(update.sequence)\">event #\(update.sequence)</a>")
+                    page.text(update.preview.map { ": \($0)" } ?? "")
+                    page.raw("</li>")
+                }
+                page.raw("</ol>")
+            }
             let more = detail.bindingCount - detail.bindings.count
             page.element(
                 "p", ["class": "node-bindings-head"],
