@@ -168,7 +168,8 @@ struct ManyTracesTests {
         // Each process's graph, as a picture under its trace's name.
         #expect(html.components(separatedBy: "<figure class=\"process-graph\">").count == 3)
         #expect(html.contains("<figcaption>x-1.trace</figcaption>"))
-        #expect(report.standardError.contains("2 of 2 processes' graphs"))
+        #expect(report.standardError.contains("2 of 2 processes' graphs and one merged by creation site"))
+        #expect(html.contains("<figcaption>All processes, merged by creation site</figcaption>"))
     }
 
     @Test("dump and replay take several traces and keep each event attributable; graph and replay --at take one")

@@ -50,6 +50,9 @@ package struct TraceReportOptions: Sendable {
 /// A report read from a trace, with what the reading found besides the report.
 package struct TraceReport: Sendable {
     package var content: ReportContent
+    /// The graph at the end, for a report of several traces to merge by site (``SiteMergedGraph``);
+    /// set it to `nil` once merged, so a run's states are not all kept.
+    package var finalState: GraphState?
     /// Reader warnings (a trace cut short) and the trace's inconsistencies, for standard error.
     package var warnings: [TraceWarning]
     package var traceErrors: [TraceError]
@@ -88,7 +91,8 @@ extension ReportContent {
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
         let picture =
             options.includesDetails || options.includesGraph
-            ? drawGraph(first, options: options) : GraphPicture(note: "not drawn")
+            ? drawGraph(state: first.state, findings: first.findings, events: first.summary.events, options: options)
+            : GraphPicture(note: "not drawn")
         content.graphSVG = picture.svg
         for finding in first.findings {
             if let path = ReferencePath.describe(finding, in: first.state) {
@@ -96,15 +100,27 @@ extension ReportContent {
             }
         }
         if picture.svg != nil {
+            var bindings: [UInt64: [SubscriptionState]] = [:]
+            for subscription in first.state.subscriptions where !subscription.isInternal {
+                bindings[subscription.output, default: []].append(subscription)
+            }
             for output in first.state.outputs {
                 content.outputLifetimes[output.id] = OutputLifetime(
                     created: output.createdAt, released: output.releasedAt)
+                let bound = bindings[output.id] ?? []
+                content.outputDetails[output.id] = OutputDetail(
+                    name: output.displayName, site: output.site.description, updates: output.updateCount,
+                    lastValue: output.lastPreview.map(Narrator.shortened),
+                    bindings: bound.prefix(OutputDetail.maxBindings).map { "\($0.site) (subscription \($0.id))" },
+                    bindingCount: bound.count)
             }
             content.lastEvent = first.summary.events
         }
         if options.includesDetails {
             let details = try DetailPass.read(
-                path, rows: first.timelineRows, findings: first.findings, options: options, observer: observer)
+                path, rows: first.timelineRows, findings: first.findings, nodes: Set(content.outputDetails.keys),
+                options: options, observer: observer)
+            for (output, updates) in details.recentUpdates { content.outputDetails[output]?.recentUpdates = updates }
             content.timeline = details.timeline
             content.events = details.events
             content.findingEvents = details.findingEvents
@@ -113,7 +129,7 @@ extension ReportContent {
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
         return TraceReport(
-            content: content, warnings: first.warnings, traceErrors: first.traceErrors,
+            content: content, finalState: first.state, warnings: first.warnings, traceErrors: first.traceErrors,
             traceErrorCount: first.traceErrorCount, graphNote: picture.note, graphDescription: picture.description,
             isComplete: first.summary.isComplete, summary: first.summary)
     }
@@ -158,17 +174,19 @@ extension ReportContent {
     }
 
     /// The graph, drawn by the same builder as `bind-trace graph`, or why it is not drawn.
-    private struct GraphPicture {
+    struct GraphPicture {
         var svg: String?
         var note: String?
         var description: String?
         var graph: TraceGraph?
     }
 
-    private static func drawGraph(_ first: ReplayPass, options: TraceReportOptions) -> GraphPicture {
+    static func drawGraph(state: GraphState, findings: [Finding], events: UInt64, options: TraceReportOptions)
+        -> GraphPicture
+    {
         var builder = options.graph
-        if builder.title == nil { builder.title = "Outputs at the end (event #\(first.summary.events))" }
-        let graph = builder.build(first.state, findings: first.findings)
+        if builder.title == nil { builder.title = "Outputs at the end (event #\(events))" }
+        let graph = builder.build(state, findings: findings)
         let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
         var picture = GraphPicture(graph: graph)
         if nodes > options.maximumGraphNodes {
@@ -195,6 +213,8 @@ extension ReportContent {
         var events: EventTable
         var findingEvents: [UInt64: EventContext]
         var chains: [UInt64: [String]]
+        /// The last updates of the Outputs whose details the page lists.
+        var recentUpdates: [UInt64: [TimelineRow.Update]]
 
         /// How many recent events' lines are kept to tell a finding's cause (a cause is a delivery
         /// still running, so usually recent; an older one is named by its number only).
@@ -203,7 +223,7 @@ extension ReportContent {
         static let explainedFindings = 50
 
         static func read(
-            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding],
+            _ path: String, rows chosen: [TimelineCandidates.Candidate], findings: [Finding], nodes: Set<UInt64>,
             options: TraceReportOptions, observer: TraceReadObserver?
         ) throws(TraceReadError) -> DetailPass {
             let wanted = Set(findings.map(\.event).filter { $0 != 0 })
@@ -212,6 +232,7 @@ extension ReportContent {
             let reader = try TraceReader(path: path)
             let targets = findings.prefix(explainedFindings).filter { $0.event != 0 }.map { WhyTarget(event: $0.event) }
             var tracer = WhyTracer(targets: targets)
+            var lastUpdates: [UInt64: [TimelineRow.Update]] = [:]
             var rows: [UInt64: TimelineRowBuilder] = [:]
             for output in chosen { rows[output.id] = TimelineRowBuilder(output, capacity: options.updatesPerRow) }
             var table = EventTable.Builder()
@@ -220,8 +241,15 @@ extension ReportContent {
             while let event = try reader.next() {
                 switch event.kind {
                 case .updated(let output, _, let preview), .fired(let output, _, let preview):
-                    rows[output]?.add(
-                        .init(time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened)))
+                    let update = TimelineRow.Update(
+                        time: event.time, sequence: event.sequence, preview: preview.map(Narrator.shortened))
+                    rows[output]?.add(update)
+                    if nodes.contains(output) {
+                        var last = lastUpdates[output, default: []]
+                        last.append(update)
+                        if last.count > OutputDetail.maxRecentUpdates { last.removeFirst() }
+                        lastUpdates[output] = last
+                    }
                 default:
                     break
                 }
@@ -229,7 +257,7 @@ extension ReportContent {
                 table.add(
                     EventRow(
                         sequence: event.sequence, time: event.time, thread: event.thread, kind: event.kind.name,
-                        description: line.text))
+                        description: line.text, cause: event.kind.cause?.event))
                 if wanted.contains(event.sequence) {
                     let cause = event.kind.cause?.event
                     let slot = cause.map { recent[Int($0 % UInt64(recentLines))] }
@@ -244,7 +272,7 @@ extension ReportContent {
             }
             return DetailPass(
                 timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts,
-                chains: tracer.chains.mapValues(WhyText.lines))
+                chains: tracer.chains.mapValues(WhyText.lines), recentUpdates: lastUpdates)
         }
     }
 

@@ -49,9 +49,14 @@ import BindAnalysis
     public var outputLifetimes: [UInt64: OutputLifetime] = [:]
     /// The last event of the trace: the slider's end.
     public var lastEvent: UInt64 = 0
+    /// What the page lists when an Output's node is clicked (its name, updates and bindings), by Output id.
+    public var outputDetails: [UInt64: OutputDetail] = [:]
     /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as
     /// still pictures where a single trace's report has its one interactive graph.
     public var processGraphs: [ProcessGraph] = []
+    /// For a report of several traces: all processes' graphs as one, Outputs merged by creation site
+    /// and kind (``SiteMergedGraph``), shown before ``processGraphs``.
+    public var mergedGraphSVG: String?
     /// What happened at each finding's event and what directly caused it, by event number (until
     /// `why` can tell the whole chain).
     public var findingEvents: [UInt64: EventContext] = [:]
@@ -84,6 +89,43 @@ import BindAnalysis
     public init(created: UInt64, released: UInt64? = nil) {
         self.created = created
         self.released = released
+    }
+}
+
+/// An Output as the page lists it when its node is clicked: what it is, how often it changed and
+/// its last value, and the bindings to it still bound at the end (by the line that bound them).
+@_spi(Harness) public struct OutputDetail: Hashable, Sendable {
+    /// `#3 'email' (String)`, as `replay` names it.
+    public var name: String
+    /// Where it was created.
+    public var site: String
+    public var updates: UInt64
+    /// The last value's preview, when one was recorded.
+    public var lastValue: String?
+    /// The lines that bound its subscriptions alive at the end, at most ``maxBindings``.
+    public var bindings: [String]
+    /// All its subscriptions alive at the end (can exceed `bindings.count`).
+    public var bindingCount: Int
+    /// Its last updates (at most ``maxRecentUpdates``, oldest first), each with its event, so the page
+    /// can take the reader to them in the event table.
+    public var recentUpdates: [TimelineRow.Update] = []
+
+    /// Recent updates kept per Output.
+    public static let maxRecentUpdates = 5
+
+    /// Bindings listed per Output: a node with thousands of subscribers stays a short list.
+    public static let maxBindings = 20
+
+    public init(
+        name: String, site: String, updates: UInt64, lastValue: String? = nil, bindings: [String] = [],
+        bindingCount: Int? = nil
+    ) {
+        self.name = name
+        self.site = site
+        self.updates = updates
+        self.lastValue = lastValue
+        self.bindings = bindings
+        self.bindingCount = bindingCount ?? bindings.count
     }
 }
 
@@ -176,12 +218,18 @@ import BindAnalysis
     public var kind: String
     /// What happened, in words: `output 12 'email' updated to "a@b"`.
     public var description: String
+    /// The event that directly caused this one (the delivery whose closure made it), when there was one.
+    /// The page follows these links through the table's rows to tell a selected event's chain.
+    public var cause: UInt64?
 
-    public init(sequence: UInt64, time: UInt64, thread: UInt32, kind: String, description: String) {
+    public init(
+        sequence: UInt64, time: UInt64, thread: UInt32, kind: String, description: String, cause: UInt64? = nil
+    ) {
         self.sequence = sequence
         self.time = time
         self.thread = thread
         self.kind = kind
         self.description = description
+        self.cause = cause
     }
 }

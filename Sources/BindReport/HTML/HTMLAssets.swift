@@ -59,7 +59,15 @@ enum HTMLAssets {
         .node-box.gone { background: rgba(246, 247, 250, 0.92); }
         .node-box.picked { border: 4px solid var(--accent); }
         .node-panel { margin-top: 8px; padding: 8px 12px; border: 1px solid var(--line); border-radius: 6px; }
-        .node-panel a { display: block; }
+        .node-panel > a { display: block; }
+        .node-panel .node-detail { margin-top: 6px; border-top: 1px solid var(--line); padding-top: 6px; }
+        .node-panel p { margin: 2px 0; overflow-wrap: anywhere; }
+        .node-panel ul, .node-panel ol { margin: 2px 0; padding-left: 20px; }
+        .node-box.match { background: rgba(255, 235, 59, 0.35); }
+        table.events tr.current td { background: #fff3cd; }
+        table.events tbody tr[id] { cursor: pointer; }
+        .event-chain { margin: 0 0 8px; padding: 8px 12px 8px 32px; border: 1px solid var(--line); border-radius: 6px;
+          font-size: 13px; overflow-wrap: anywhere; }
         .graph-time { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
         .graph-time input { flex: 1; }
         .finding .cause { margin: 4px 0; padding-left: 20px; font-size: 13px; overflow-wrap: anywhere; }
@@ -231,14 +239,27 @@ enum HTMLAssets {
           if (findingFilter && findingStatus) {
             var articles = Array.prototype.slice.call(document.querySelectorAll("article.finding"));
             var findingTexts = articles.map(function (article) { return article.textContent.toLowerCase(); });
+            // Nodes are searched by their details' text (name, creation site, bindings' lines).
+            var nodeTexts = {};
+            Array.prototype.forEach.call(document.querySelectorAll("#node-details .node-detail"), function (detail) {
+              nodeTexts[detail.getAttribute("data-node")] = detail.textContent.toLowerCase();
+            });
             var search = function () {
-              var query = findingFilter.value.trim().toLowerCase(), shown = 0;
+              var query = findingFilter.value.trim().toLowerCase(), shown = 0, nodes = 0;
               articles.forEach(function (article, index) {
                 var match = !query || findingTexts[index].indexOf(query) >= 0;
                 article.hidden = !match;
                 if (match) { shown += 1; }
               });
-              findingStatus.textContent = shown + " of " + articles.length + " findings shown";
+              boxes.forEach(function (box) {
+                var text = nodeTexts[box.getAttribute("data-node")];
+                var match = Boolean(query) && text !== undefined && text.indexOf(query) >= 0;
+                box.classList.toggle("match", match);
+                if (match) { nodes += 1; }
+              });
+              if (overlay) { overlay.setAttribute("data-matched", String(nodes)); }
+              findingStatus.textContent = shown + " of " + articles.length + " findings shown" +
+                (query && boxes.length ? ", " + nodes + " node" + (nodes === 1 ? "" : "s") + " outlined" : "");
             };
             findingFilter.addEventListener("input", search);
             search();
@@ -265,6 +286,12 @@ enum HTMLAssets {
             var heading = document.createElement("div");
             heading.textContent = "Output #" + id + ": " + (links === 1 ? "1 finding" : links + " findings");
             panel.insertBefore(heading, panel.firstChild);
+            // Its name, updates and bindings: a copy of elements the report wrote (text stays text).
+            Array.prototype.forEach.call(document.querySelectorAll("#node-details .node-detail"), function (detail) {
+              if (detail.getAttribute("data-node") === box.getAttribute("data-node")) {
+                panel.appendChild(detail.cloneNode(true));
+              }
+            });
             panel.setAttribute("data-findings", String(links));
             panel.hidden = false;
           };
@@ -284,7 +311,80 @@ enum HTMLAssets {
               if (on) { count += 1; }
             });
             if (overlay) { overlay.setAttribute("data-highlighted", String(count)); }
+            if (article) { showEvent(Number(article.getAttribute("data-event") || 0)); }
           };
+          // The event table scrolls to a finding's event: its row, or the nearest sampled row before it.
+          var eventTable = document.getElementById("event-rows");
+          var eventRows = eventTable ? Array.prototype.slice.call(eventTable.querySelectorAll("tr[id^='event-']")) : [];
+          var rowByEvent = {};
+          eventRows.forEach(function (row) { rowByEvent[row.id.slice(6)] = row; });
+          // An event's chain of direct causes, followed through the table's rows (data-cause), told with
+          // the rows' own text. A cause the sampled table left out ends the chain, named by its number.
+          var chain = document.getElementById("event-chain");
+          var showChain = function (event) {
+            if (!chain) { return; }
+            while (chain.firstChild) { chain.removeChild(chain.firstChild); }
+            var current = String(event), links = 0, seen = {};
+            while (current && !seen[current] && links < 500) {
+              seen[current] = true;
+              var row = rowByEvent[current], item = document.createElement("li");
+              var prefix = links === 0 ? "Event #" : "caused by event #";
+              if (row) {
+                var cells = row.querySelectorAll("td");
+                item.textContent = prefix + current + ", " + cells[3].textContent + ": " + cells[4].textContent;
+                current = row.getAttribute("data-cause");
+                if (!current) { item.textContent += " (the root: no event caused it)"; }
+              } else {
+                item.textContent = prefix + current + " (not in the table's sample: bind-trace why tells the rest)";
+                current = null;
+              }
+              chain.appendChild(item);
+              links += 1;
+            }
+            chain.setAttribute("data-links", String(links));
+            chain.hidden = false;
+          };
+          var showEvent = function (event) {
+            if (!eventTable || !event) { return; }
+            var found = null;
+            eventRows.forEach(function (row) {
+              var sequence = Number(row.id.slice(6));
+              row.classList.remove("current");
+              if (sequence <= event && !row.hidden) { found = row; }
+            });
+            eventTable.setAttribute("data-current", found ? found.id.slice(6) : "");
+            showChain(event);
+            if (!found) { return; }
+            found.classList.add("current");
+            var wrap = eventTable.closest(".table-wrap");
+            if (wrap) { wrap.scrollTop = found.offsetTop - wrap.clientHeight / 3; }
+          };
+          if (eventTable) {
+            eventTable.addEventListener("click", function (event) {
+              var row = event.target.closest ? event.target.closest("tr[id^='event-']") : null;
+              if (row) { showEvent(Number(row.id.slice(6))); }
+            });
+          }
+          // j / k (or the down and up arrows on a finding) move to the next or previous shown finding.
+          var step = function (by) {
+            var shown = findings.filter(function (article) { return !article.hidden; });
+            if (!shown.length) { return; }
+            var at = shown.indexOf(document.querySelector("article.finding.selected"));
+            var next = shown[at < 0 ? (by > 0 ? 0 : shown.length - 1) : Math.min(shown.length - 1, Math.max(0, at + by))];
+            select(next);
+            next.focus({ preventScroll: true });
+            next.scrollIntoView({ block: "nearest" });
+          };
+          document.addEventListener("keydown", function (event) {
+            var target = event.target, tag = target && target.tagName;
+            if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.ctrlKey || event.metaKey ||
+                event.altKey) { return; }
+            var onFinding = target && target.classList && target.classList.contains("finding");
+            if (event.key === "j" || (onFinding && event.key === "ArrowDown")) { step(1); }
+            else if (event.key === "k" || (onFinding && event.key === "ArrowUp")) { step(-1); }
+            else { return; }
+            event.preventDefault();
+          });
           findings.forEach(function (article) {
             article.addEventListener("click", function () {
               select(article);
@@ -321,6 +421,8 @@ enum HTMLAssets {
             if (match) { select(document.getElementById("finding-" + match[1])); }
             var at = /^#at-([0-9]+)$/.exec(window.location.hash);
             if (at && slider) { showAt(Math.min(Number(at[1]), Number(slider.max))); }
+            var event = /^#event-([0-9]+)$/.exec(window.location.hash);
+            if (event) { showEvent(Number(event[1])); }
             var node = /^#node-([og][0-9]+)$/.exec(window.location.hash);
             if (node) {
               boxes.forEach(function (box) { if (box.getAttribute("data-node") === node[1]) { pick(box); } });

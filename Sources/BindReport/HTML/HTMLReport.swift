@@ -113,6 +113,8 @@ struct HTMLReport {
                 [
                     "class": "finding \(severity)", "data-kind": finding.kind.rawValue, "id": "finding-\(index + 1)",
                     "tabindex": "0", "data-outputs": finding.outputs.map(String.init).joined(separator: " "),
+                    // Selecting it also scrolls the event table to this event (or the nearest row before it).
+                    "data-event": finding.event == 0 ? nil : String(finding.event),
                 ])
             page.raw("<div class=\"head\">")
             page.element("span", ["class": "verdict \(severity)"], text: severity)
@@ -181,7 +183,7 @@ struct HTMLReport {
 
     private func renderGraph(into page: inout HTMLBuilder) {
         page.raw("<section id=\"graph\"><h2>Graph</h2>")
-        if content.graphSVG == nil && !content.processGraphs.isEmpty {
+        if content.graphSVG == nil && (!content.processGraphs.isEmpty || content.mergedGraphSVG != nil) {
             renderProcessGraphs(into: &page)
             return
         }
@@ -224,8 +226,10 @@ struct HTMLReport {
             page.raw("</div>")
         }
         page.raw("</div></div>")
-        // Filled by the script when a node is clicked: the findings about it, as links.
+        // Filled by the script when a node is clicked: the findings about it, as links, and a copy of
+        // its details below (built here from escaped text; the script only clones the elements).
         page.raw("<div id=\"node-panel\" class=\"node-panel\" hidden></div>")
+        renderNodeDetails(boxes: layout.boxes, into: &page)
         if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
             // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
             let last = String(content.lastEvent)
@@ -238,12 +242,63 @@ struct HTMLReport {
         page.raw("</section>\n")
     }
 
+    /// Each Output node's details, hidden: its name and site, its updates and last value, its bindings.
+    /// The search of findings matches their text too, to outline nodes by label or `File.swift:42`.
+    private func renderNodeDetails(boxes: [GraphNodeBoxes.Box], into page: inout HTMLBuilder) {
+        page.raw("<div id=\"node-details\" hidden>")
+        for box in boxes {
+            guard let id = UInt64(box.node.dropFirst()), let detail = content.outputDetails[id] else { continue }
+            page.open("div", ["class": "node-detail", "data-node": box.node])
+            page.raw("<p class=\"node-name\">")
+            page.text(detail.name)
+            page.raw(" created at <code>")
+            page.text(detail.site)
+            page.raw("</code></p>")
+            let count = "\(ReportNumber.grouped(detail.updates)) update\(detail.updates == 1 ? "" : "s")"
+            page.element(
+                "p", ["class": "node-updates"], text: count + (detail.lastValue.map { ", last value \($0)" } ?? ""))
+            if !detail.recentUpdates.isEmpty {
+                // Each a link to its event (#event-N): the page scrolls the table there and tells its chain.
+                page.raw("<ol class=\"node-recent\">")
+                for update in detail.recentUpdates {
+                    page.raw("<li><a href=\"#event-\(update.sequence)\">event #\(update.sequence)</a>")
+                    page.text(update.preview.map { ": \($0)" } ?? "")
+                    page.raw("</li>")
+                }
+                page.raw("</ol>")
+            }
+            let more = detail.bindingCount - detail.bindings.count
+            page.element(
+                "p", ["class": "node-bindings-head"],
+                text: detail.bindingCount == 0
+                    ? "No binding to it at the end."
+                    : "Bound at the end by \(detail.bindingCount) subscription\(detail.bindingCount == 1 ? "" : "s")"
+                        + (more > 0 ? " (the first \(detail.bindings.count) listed):" : ":"))
+            if !detail.bindings.isEmpty {
+                page.raw("<ul class=\"node-bindings\">")
+                for binding in detail.bindings { page.element("li", ["class": "mono"], text: binding) }
+                page.raw("</ul>")
+            }
+            page.raw("</div>")
+        }
+        page.raw("</div>")
+    }
+
     /// One still picture per process of a run (`<img>`, so nothing in them can run).
     private func renderProcessGraphs(into page: inout HTMLBuilder) {
         page.element(
             "p", ["class": "note"],
-            text: "One graph per process, at its end (bind-trace graph TRACE draws one to explore). "
-                + "Each is embedded as an image, so nothing in it can run.")
+            text: "All processes in one graph, each Output merged with those created at the same line in the "
+                + "other processes; then one graph per process, at its end (bind-trace graph TRACE draws one "
+                + "to explore). Each is embedded as an image, so nothing in it can run.")
+        if let merged = content.mergedGraphSVG {
+            // Still: a finding's Output ids are its own process's, so there is nothing to outline by them.
+            let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(merged).utf8))
+            page.raw("<figure class=\"process-graph merged-graph\">")
+            page.element("figcaption", text: "All processes, merged by creation site")
+            page.open("img", ["alt": "Graph of all processes merged by creation site", "src": source])
+            page.raw("</figure>")
+        }
         for graph in content.processGraphs {
             let source = "data:image/svg+xml;base64," + Base64.encode(Array(SVGCleaner.clean(graph.svg).utf8))
             page.raw("<figure class=\"process-graph\">")
@@ -300,6 +355,10 @@ struct HTMLReport {
                 text: "The table holds \(ReportNumber.grouped(table.rows.count)) of "
                     + "\(ReportNumber.grouped(table.totalCount)) events\(how). Use `bind-trace dump` for all of them.")
         }
+        page.element(
+            "p", ["class": "note"],
+            text: "Click an event (or select a finding) to see the events that caused it, one direct cause "
+                + "after another, as far as this table holds them; bind-trace why tells the whole chain.")
         let kinds = Set(table.rows.map(\.kind)).sorted()
         page.raw("<div class=\"controls\">")
         page.raw(
@@ -309,7 +368,11 @@ struct HTMLReport {
         for kind in kinds { page.element("option", ["value": kind], text: kind) }
         page.raw("</select>")
         page.element("span", ["id": "event-status", "class": "note"], text: "\(table.rows.count) rows")
-        page.raw("</div><div class=\"table-wrap\"><table class=\"events\"><thead><tr>")
+        page.raw("</div>")
+        // Filled by the script when an event row is clicked (or a finding selected): the row's chain of
+        // direct causes through the table's rows, each copied as text.
+        page.raw("<ol id=\"event-chain\" class=\"event-chain\" hidden></ol>")
+        page.raw("<div class=\"table-wrap\"><table class=\"events\"><thead><tr>")
         page.raw("<th>#</th><th>time</th><th>thread</th><th>event</th><th>description</th></tr></thead>")
         page.raw("<tbody id=\"event-rows\">")
         var previous: UInt64?
@@ -321,7 +384,8 @@ struct HTMLReport {
                 page.raw("</td></tr>")
             }
             previous = row.sequence
-            page.open("tr", ["data-kind": row.kind])
+            page.open(
+                "tr", ["data-kind": row.kind, "id": "event-\(row.sequence)", "data-cause": row.cause.map(String.init)])
             page.element("td", ["class": "num mono"], text: String(row.sequence))
             page.element("td", ["class": "num mono"], text: ReportNumber.duration(nanoseconds: row.time))
             page.element("td", ["class": "num mono"], text: String(row.thread))

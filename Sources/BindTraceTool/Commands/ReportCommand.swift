@@ -67,16 +67,23 @@ struct ReportCommand: ParsableCommand {
         let inputs = try traces.inputs()
         let baseline = try baselineOptions.read()
         var reports: [(path: String, report: TraceReport)] = []
+        // Of a run, every process's graph joins one merged by creation site; each state is dropped once added.
+        var siteGraph = SiteMergedGraph()
         for input in inputs {
             // Of a run, the first processes' graphs are drawn too (each a Graphviz layout).
             let graph = inputs.count > 1 && reports.count < Self.maximumProcessGraphs
-            guard let report = try read(input, details: inputs.count == 1, graph: graph) else { continue }
+            guard var report = try read(input, details: inputs.count == 1, graph: graph) else { continue }
+            if inputs.count > 1, let state = report.finalState {
+                siteGraph.add(state, findings: report.content.findings)
+            }
+            report.finalState = nil
             reports.append((input.path, report))
         }
         guard !reports.isEmpty else {
             throw ToolFailure("\(traces.traces.joined(separator: " ")): no Bind trace among these files")
         }
         var content = reports.count == 1 ? reports[0].report.content : Self.merged(reports)
+        if reports.count > 1 { content.mergedGraphSVG = siteGraph.svg(options: reportOptions) }
         let merged = TraceRun.merge(reports.map { ($0.path, $0.report.content.findings) })
         content.findings = merged.map(\.finding)
         if reports.count > 1 { content.findingTraces = merged.map(\.traces) }
@@ -104,6 +111,7 @@ struct ReportCommand: ParsableCommand {
         let graph =
             reports.count > 1
             ? "\(content.processGraphs.count) of \(reports.count) processes' graphs"
+                + (content.mergedGraphSVG == nil ? "" : " and one merged by creation site")
             : reports[0].report.graphNote.map { "graph \($0)" }
                 ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
         StandardError.write("bind-trace: \(subject): report with \(count)\(known) → \(output)/index.html (\(graph))")
@@ -116,11 +124,16 @@ struct ReportCommand: ParsableCommand {
     /// A report of a run draws at most this many processes' graphs.
     static let maximumProcessGraphs = 8
 
-    private func read(_ input: TraceInputs.Input, details: Bool, graph: Bool = false) throws -> TraceReport? {
-        var options = TraceReportOptions(
+    /// What every trace of this report is read and drawn with.
+    private var reportOptions: TraceReportOptions {
+        TraceReportOptions(
             analysis: judging.options(),
             graph: graphOptions.builder(), graphLayout: graphOptions.layout.graphLayout,
             maximumGraphNodes: maxNodes)
+    }
+
+    private func read(_ input: TraceInputs.Input, details: Bool, graph: Bool = false) throws -> TraceReport? {
+        var options = reportOptions
         options.title = "Bind trace: \(GraphCommand.fileName(input.path))"
         options.includesReleasedOutputs = includeReleased
         options.includesDetails = details
