@@ -84,6 +84,10 @@ public final class Replay {
     /// line: the first and last such release. A target whose binding goes with its Output each time
     /// (a cell replacing the row view model it holds) is bound to what its owner owns.
     @exclusivity(unchecked) var releasedWithOutput: [BindingGroup.Key: (first: UInt64, last: UInt64)] = [:]
+    /// Bind lines of closures, their handles dropped, that went with their Output's release: what
+    /// such a closure captures did not keep its Output alive, so it is no retain cycle's keeper
+    /// (``LeakFinder``: a cell's closure to the row view model it made and later replaced).
+    @exclusivity(unchecked) var droppedClosuresReleasedWithOutput: Set<SiteKey> = []
     /// Containers released while holding subscriptions still bound: how many each left bound.
     @exclusivity(unchecked) var releasedContainers: [UInt64: Int] = [:]
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
@@ -505,6 +509,9 @@ public final class Replay {
         if node.containerGroupReference != nil { duplicateBindings.containers.unbound(node) }
         if reason == .container, node.container != 0, node.scope?.endedScope != nil {
             reusedContainers.insert(node.container)
+        }
+        if reason == .outputReleased, node.target == nil, node.handleReleasedAt != nil {
+            droppedClosuresReleasedWithOutput.insert(node.siteKey)
         }
         if reason == .outputReleased, let target = node.targetKey, node.handleReleasedAt != nil {
             let key = BindingGroup.Key(target: target, site: node.siteKey)
