@@ -72,6 +72,7 @@ public enum TraceAnalyzer {
         var events: UInt64 = 0
         // Hot loop: the events of a batch, no per-event call but the replay's.
         func take(_ batch: borrowing EventBatch) throws(TraceReadError) {
+            replay.take(batch)
             for index in 0..<batch.count {
                 replay.apply(batch, at: index)
                 if let at, batch.events[index].sequence == at { state = replay.snapshot() }

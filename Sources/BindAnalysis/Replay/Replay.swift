@@ -168,7 +168,14 @@ public final class Replay {
         }
     }
 
-    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it.
+    /// Learns the strings `batch` defines. Call it for every batch, in order, before its events: a
+    /// batch with no bind or creation (thousands of updates and scopes) may define the file or type
+    /// a later batch's binds and creations name.
+    package func take(_ batch: borrowing EventBatch) {
+        symbols.take(batch)
+    }
+
+    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it; ``take(_:)`` came first.
     @inline(__always)
     package func apply(_ batch: borrowing EventBatch, at index: Int) {
         let event = batch.events[index]
@@ -176,12 +183,10 @@ public final class Replay {
         case .detailed(let detail):
             applyDetailed(batch.details[detail], at: event)
         case .bound(let binding):
-            symbols.take(batch)
             lastSequence = event.sequence
             statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
             applyBound(BindingRecord(batch.bindings[binding], symbols: symbols), event: event)
         case .outputCreated(let creation):
-            symbols.take(batch)
             lastSequence = event.sequence
             statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
             applyCreated(CreationRecord(batch.creations[creation], symbols: symbols), event: event)
