@@ -88,6 +88,9 @@ public final class Replay {
     /// such a closure captures did not keep its Output alive, so it is no retain cycle's keeper
     /// (``LeakFinder``: a cell's closure to the row view model it made and later replaced).
     @exclusivity(unchecked) var droppedClosuresReleasedWithOutput: Set<SiteKey> = []
+    /// Whether the trace named ``AnalysisOptions/focusScope`` (began it, or referred to it): a
+    /// focus the trace never names judges nothing, which a gate must not take for "no findings".
+    @exclusivity(unchecked) package private(set) var sawFocusScope = false
     /// Containers released while holding subscriptions still bound: how many each left bound.
     @exclusivity(unchecked) var releasedContainers: [UInt64: Int] = [:]
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
@@ -783,6 +786,7 @@ public final class Replay {
             }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
+        if options.focusScope == id { sawFocusScope = true }
         let scope = ScopeNode(
             id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
             inFocus: options.focusScope == id || parentNode?.inFocus == true)
@@ -835,6 +839,7 @@ public final class Replay {
 
     @inline(never)
     private func addPlaceholderScope(_ id: UInt64) -> Unmanaged<ScopeNode>? {
+        if options.focusScope == id { sawFocusScope = true }
         let placeholder = ScopeNode(
             id: id, parent: nil, name: "scope \(id)", site: nil, beganAt: 0, inFocus: options.focusScope == id)
         scopeTable[id] = placeholder

@@ -66,6 +66,13 @@ struct TraceRun {
         if run.traces.isEmpty {
             throw ToolFailure("\(inputs.map(\.path).joined(separator: " ")): no Bind trace among these files")
         }
+        // A mistyped --scope judges nothing: an error, not a run with no findings.
+        if let scope = options.focusScope, !run.traces.contains(where: \.result.sawFocusScope) {
+            let paths = run.traces.map(\.path).joined(separator: " ")
+            throw ToolFailure(
+                "\(paths): no scope \(scope) in \(run.traces.count == 1 ? "this trace" : "these traces") "
+                    + "(scope ids are those of dump's scopeBegan events)")
+        }
         run.findings = merge(run.traces)
         return run
     }
