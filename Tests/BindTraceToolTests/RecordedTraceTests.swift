@@ -48,9 +48,17 @@ struct RecordedTraceTests {
         defer { trace.cleanUp() }
         let absent = String(recording.scope + 1_000_000)
 
-        // When check, leaks and summary are asked about a scope it does not have
-        for command in ["check", "leaks", "summary"] {
-            let run = try Tool.run(command, "--scope", absent, trace.path)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bind-report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // When check, leaks, summary, graph, report and export are asked about a scope it does not have
+        let outputs = [
+            "check": [], "leaks": [], "summary": [], "graph": ["-o", "-"], "report": ["-o", directory.path],
+            "export": ["-o", directory.path + ".pftrace"],
+        ]
+        for (command, output) in outputs {
+            let run = try Tool.run([command, "--scope", absent, trace.path] + output)
             // Then each says so on one line naming the trace, with the usage status
             #expect(run.status == 2, "\(command)")
             #expect(
