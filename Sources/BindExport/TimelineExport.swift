@@ -43,12 +43,14 @@ package enum TimelineExport {
         trace path: String, format: TimelineFormat, to output: String, options: AnalysisOptions = AnalysisOptions(),
         progress: (_ bytesRead: Int, _ events: UInt64) -> Void = { _, _ in }
     ) throws(TimelineWriteError) -> Summary {
-        let findings: [Finding]
+        let judged: AnalysisResult
         do {
-            findings = try TraceAnalyzer.analyze(reader: TraceReader(path: path), options: options).findings
+            judged = try TraceAnalyzer.analyze(reader: TraceReader(path: path), options: options)
         } catch {
             throw .unreadableTrace(path: path, error)
         }
+        if let scope = options.focusScope, !judged.sawFocusScope { throw .focusScopeNotNamed(path: path, scope: scope) }
+        let findings = judged.findings
         let reader: TraceReader
         let stream: AtomicFileStream
         do {

@@ -23,6 +23,16 @@ struct EscapeHTMLTests {
                 == "a\u{FFFD}[31m\u{FFFD}b\tc\nd\r\u{FFFD}\u{FFFD}\u{FFFD}")
     }
 
+    @Test("bidirectional controls show as their code in text and attributes, so no label reads reversed")
+    func bidirectionalControls() {
+        // Given a label that an override would display as "exe.png"
+        let label = "\u{202E}gnp.exe \u{2066}x\u{2069} \u{200F}"
+        // Then the report shows the codes where the controls were, and keeps none of them
+        let expected = #"\u{202E}gnp.exe \u{2066}x\u{2069} \u{200F}"#
+        #expect(Escape.htmlText(label) == expected)
+        #expect(Escape.htmlAttribute(label) == expected)
+    }
+
     @Test("ordinary non-ASCII text passes through; quotes in text become references")
     func textPlain() {
         #expect(Escape.htmlText("café ✓ \"it's\"") == "café ✓ &quot;it&#39;s&quot;")

@@ -18,6 +18,11 @@ struct EscapeXMLTests {
         #expect(Escape.xml("one\ntwo\r\tthree") == "one&#10;two&#13;&#9;three")
     }
 
+    @Test("bidirectional controls show as their code, so a JUnit viewer shows no reversed name")
+    func bidirectionalControls() {
+        #expect(Escape.xml("\u{202E}gnp.exe\u{061C}") == #"\u{202E}gnp.exe\u{61C}"#)
+    }
+
     @Test("characters XML 1.0 forbids become U+FFFD")
     func forbidden() {
         #expect(

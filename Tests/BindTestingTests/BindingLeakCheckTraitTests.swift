@@ -185,6 +185,29 @@ struct BindingLeakCheckTraitTests {
         #expect(issue.sourceLocation?.fileID == "BindTestingTests/BindingLeakCheckTraitTests.swift")
     }
 
+    @Test(
+        "a screen whose closure or method reference captures it strongly, the Subscription dropped, is a retain cycle",
+        arguments: [
+            (DroppedHandleScreen.Capture.strongSelf, DroppedHandleScreen.strongSelfLine),
+            (.methodReference, DroppedHandleScreen.methodReferenceLine),
+        ])
+    func droppedHandleRetainCycle(capture: DroppedHandleScreen.Capture, line: UInt) async throws {
+        // Given a screen made in the test that binds its own Output without keeping the Subscription
+        let found = try await issues(of: .bindingLeakCheck) { _ = DroppedHandleScreen(capture) }
+
+        // Then the screen outliving the test is one retain cycle, at the bind
+        let issue = try #require(found.count == 1 ? found.first : nil, "issues: \(found.map(\.text))")
+        #expect(issue.text.hasPrefix("retain-cycle:"))
+        #expect(issue.sourceLocation?.fileID == "BindTestingTests/Fixtures.swift")
+        #expect(issue.sourceLocation?.line == Int(line))
+    }
+
+    @Test("the twin: the same screen binding with [weak self] is released with the test, nothing reported")
+    func droppedHandleWeakSelfPasses() async throws {
+        let found = try await issues(of: .bindingLeakCheck) { _ = DroppedHandleScreen(.weakSelf) }
+        #expect(found.isEmpty, "issues: \(found.map(\.text))")
+    }
+
     @Test("an Output created in the test and only stored elsewhere is not judged: it may be long-lived by design")
     func storedOutputIsNotJudged() async throws {
         let found = try await issues(of: .bindingLeakCheck) { Keeper.shared.keep(Output<Int>(value: 1)) }

@@ -53,3 +53,25 @@ final class ReadmeMessageCell {
 
 /// Rows that outlive every test, as the README's `first` and `second` do.
 let readmeRows = (first: Profile(), second: Profile())
+
+/// A screen that binds its own Output and drops the Subscription (the result of `bind` unused), the
+/// way apps usually do: with `self` captured strongly, by a closure or a method reference, the screen
+/// keeps itself alive; `[weak self]` is the clean twin.
+final class DroppedHandleScreen {
+    enum Capture { case strongSelf, methodReference, weakSelf }
+
+    let title = Output<String>(value: "Inbox")
+    private(set) var shown = ""
+
+    init(_ capture: Capture) {
+        switch capture {
+        case .strongSelf: title.bind { self.shown = $0 }
+        case .methodReference: title.bind(self.show)
+        case .weakSelf: title.bind { [weak self] in self?.shown = $0 }
+        }
+    }
+    static let strongSelfLine: UInt = #line - 5
+    static let methodReferenceLine: UInt = #line - 5
+
+    private func show(_ text: String) { shown = text }
+}

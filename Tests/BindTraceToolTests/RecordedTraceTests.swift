@@ -39,6 +39,36 @@ struct RecordedTraceTests {
         #expect(run.standardOutput.contains("2 findings"))
     }
 
+    @Test("a --scope the trace never names is an error (exit 2), not a run without findings")
+    func unknownScope() throws {
+        // Given a recorded trace with a leak in its capture's scope
+        let title = Output<String>(value: "Ada")
+        let recording = try #require(BindTrace.capture("tool test") { _ = title.bind { _ in } })
+        let trace = try TemporaryTrace(recording.bytes)
+        defer { trace.cleanUp() }
+        let absent = String(recording.scope + 1_000_000)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bind-report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // When check, leaks, summary, graph, report and export are asked about a scope it does not have
+        let outputs = [
+            "check": [], "leaks": [], "summary": [], "graph": ["-o", "-"], "report": ["-o", directory.path],
+            "export": ["-o", directory.path + ".pftrace"],
+        ]
+        for (command, output) in outputs {
+            let run = try Tool.run([command, "--scope", absent, trace.path] + output)
+            // Then each says so on one line naming the trace, with the usage status
+            #expect(run.status == 2, "\(command)")
+            #expect(
+                run.standardError == "bind-trace: \(trace.path): no scope \(absent) in this trace "
+                    + "(scope ids are those of dump's scopeBegan events)\n", "\(command)")
+        }
+        // And the scope it has is still judged
+        #expect(try Tool.run("check", "--scope", String(recording.scope), trace.path).status == 1)
+    }
+
     @Test("a file recorded by a real instrumented program run with BIND_TRACE")
     func recordedProgram() throws {
         // A separate process: a file recording in this one would mix with other tests' recordings.

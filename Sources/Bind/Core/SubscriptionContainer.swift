@@ -26,6 +26,10 @@ public final class SubscriptionContainer: @unchecked Sendable {
     /// The number of subscriptions held.
     public var count: Int { lock.withLock { subscriptions.count } }
 
+    /// The subscriptions held, as a copy: the published framework's name for its storage, which its
+    /// own tests read through `@testable import` (`container.container.count`).
+    var container: [Subscription] { lock.withLock { subscriptions } }
+
     /// Unbinds every subscription held and empties the container.
     public func unsubscribe() {
         let taken = lock.withLock {

@@ -14,6 +14,8 @@ public struct AnalysisResult: Sendable {
     public var state: GraphState
     /// What could not be judged and may matter (``AnalysisNote``): never a finding.
     public var notes: [AnalysisNote] = []
+    /// Whether the trace named ``AnalysisOptions/focusScope`` (always true without one).
+    package var sawFocusScope = true
 }
 
 /// Analyses a whole trace in one call: read, replay, judge.
@@ -72,6 +74,7 @@ public enum TraceAnalyzer {
         var events: UInt64 = 0
         // Hot loop: the events of a batch, no per-event call but the replay's.
         func take(_ batch: borrowing EventBatch) throws(TraceReadError) {
+            replay.take(batch)
             for index in 0..<batch.count {
                 replay.apply(batch, at: index)
                 if let at, batch.events[index].sequence == at { state = replay.snapshot() }
@@ -114,9 +117,11 @@ public enum TraceAnalyzer {
     {
         let findings = replay.finish()
         let finalState = state ?? (replay.options.stateAt == nil ? replay.snapshot() : GraphState())
-        return AnalysisResult(
+        var result = AnalysisResult(
             findings: findings, traceErrors: replay.errors, warnings: warnings,
             summary: replay.summary(isComplete: isComplete, findings: findings), state: finalState,
             notes: replay.notes)
+        result.sawFocusScope = replay.options.focusScope == nil || replay.sawFocusScope
+        return result
     }
 }

@@ -17,7 +17,8 @@ import BindTraceModel
 /// - **Leaked Outputs** (`leaked-output`): created in a scope that ended, still alive at the end,
 ///   and the trace shows what keeps them: a derived Output built on a longer-lived Output (the
 ///   source's subscription holds it), or a user's subscription bound to it from the scope and still
-///   held (a closure capturing its owner: a retain cycle). An Output bound from outside its scope
+///   held, or bound by the scope that made it with its handle dropped (a closure capturing its
+///   owner: a retain cycle). An Output bound from outside its scope
 ///   after the scope ended is shared, long-lived by design (a lazily created singleton first used in
 ///   the scope): not that scope's leak; the binding that ties the scope to it is judged instead.
 ///   One finding per scope: every root it left alive, at the culprit bind when the scope's closure
@@ -77,11 +78,19 @@ struct LeakFinder {
     }
 
     /// A subscription that can keep `root` alive in a retain cycle: a closure (a Binder holds its
-    /// target weakly), bound by the work that left `root`, still held (its handle not released), and
-    /// not the current use of a container that is emptied at each new use.
+    /// target weakly), bound by the work that left `root`, still held (its handle not released) or
+    /// bound by the scope that made its Output, and not the current use of a container that is
+    /// emptied at each new use.
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
-        guard subscription.target == nil, !isReportedElsewhere(subscription),
-            !(replay.recordsHandles && subscription.handleReleasedAt != nil),
+        // A dropped handle (`output.bind { self.show($0) }`, the result unused) still keeps the
+        // closure, and what it captures, for as long as its Output lives: when the scope that made
+        // the Output bound it, and no closure from that line ever went with its Output (a cell's
+        // replaced row view model), only a strong capture explains the Output outliving the scope.
+        let isDroppedWithOwner =
+            subscription.diesWithItsOutput
+            && !replay.droppedClosuresReleasedWithOutput.contains(subscription.siteKey)
+        let isHeld = !(replay.recordsHandles && subscription.handleReleasedAt != nil) || isDroppedWithOwner
+        guard subscription.target == nil, !isReportedElsewhere(subscription), isHeld,
             // In a container emptied at each new use (a reused cell's bag): the current use's binding.
             !replay.reusedContainers.contains(subscription.container)
         else { return false }

@@ -85,6 +85,13 @@ public final class Replay {
     /// line: the first and last such release. A target whose binding goes with its Output each time
     /// (a cell replacing the row view model it holds) is bound to what its owner owns.
     @exclusivity(unchecked) var releasedWithOutput: [BindingGroup.Key: (first: UInt64, last: UInt64)] = [:]
+    /// Bind lines of closures, their handles dropped, that went with their Output's release: what
+    /// such a closure captures did not keep its Output alive, so it is no retain cycle's keeper
+    /// (``LeakFinder``: a cell's closure to the row view model it made and later replaced).
+    @exclusivity(unchecked) var droppedClosuresReleasedWithOutput: Set<SiteKey> = []
+    /// Whether the trace named ``AnalysisOptions/focusScope`` (began it, or referred to it): a
+    /// focus the trace never names judges nothing, which a gate must not take for "no findings".
+    @exclusivity(unchecked) package private(set) var sawFocusScope = false
     /// Containers released while holding subscriptions still bound: how many each left bound.
     @exclusivity(unchecked) var releasedContainers: [UInt64: Int] = [:]
     /// Whether the trace records `Subscription` handles and containers (see `Replay+Handles.swift`).
@@ -167,7 +174,14 @@ public final class Replay {
         }
     }
 
-    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it.
+    /// Learns the strings `batch` defines. Call it for every batch, in order, before its events: a
+    /// batch with no bind or creation (thousands of updates and scopes) may define the file or type
+    /// a later batch's binds and creations name.
+    package func take(_ batch: borrowing EventBatch) {
+        symbols.take(batch)
+    }
+
+    /// Applies the event at `index` of `batch`, as ``apply(_:)`` applies it; ``take(_:)`` came first.
     @inline(__always)
     package func apply(_ batch: borrowing EventBatch, at index: Int) {
         let event = batch.events[index]
@@ -175,12 +189,10 @@ public final class Replay {
         case .detailed(let detail):
             applyDetailed(batch.details[detail], at: event)
         case .bound(let binding):
-            symbols.take(batch)
             lastSequence = event.sequence
             statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
             applyBound(BindingRecord(batch.bindings[binding], symbols: symbols), event: event)
         case .outputCreated(let creation):
-            symbols.take(batch)
             lastSequence = event.sequence
             statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
             applyCreated(CreationRecord(batch.creations[creation], symbols: symbols), event: event)
@@ -516,6 +528,9 @@ public final class Replay {
         if reason == .container, node.container != 0, node.scope?.endedScope != nil {
             reusedContainers.insert(node.container)
         }
+        if reason == .outputReleased, node.target == nil, node.handleReleasedAt != nil {
+            droppedClosuresReleasedWithOutput.insert(node.siteKey)
+        }
         if reason == .outputReleased, let target = node.targetKey, node.handleReleasedAt != nil {
             let key = BindingGroup.Key(target: target, site: node.siteKey)
             releasedWithOutput[key] = (releasedWithOutput[key]?.first ?? event.sequence, event.sequence)
@@ -785,6 +800,7 @@ public final class Replay {
             }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
+        if options.focusScope == id { sawFocusScope = true }
         let scope = ScopeNode(
             id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
             inFocus: options.focusScope == id || parentNode?.inFocus == true)
@@ -837,6 +853,7 @@ public final class Replay {
 
     @inline(never)
     private func addPlaceholderScope(_ id: UInt64) -> Unmanaged<ScopeNode>? {
+        if options.focusScope == id { sawFocusScope = true }
         let placeholder = ScopeNode(
             id: id, parent: nil, name: "scope \(id)", site: nil, beganAt: 0, inFocus: options.focusScope == id)
         scopeTable[id] = placeholder

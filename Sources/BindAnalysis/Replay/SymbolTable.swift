@@ -25,7 +25,7 @@ final class SymbolTable {
     /// Learns the strings `batch` brings; a batch taken again adds nothing.
     @inline(__always)
     func take(_ batch: borrowing EventBatch) {
-        // Hot path: asked per bind and creation; most batches define no string.
+        // Asked once per batch, before its events; most batches define no string.
         guard batch.firstString + batch.strings.count > traceSymbols.count else { return }
         learn(batch)
     }

@@ -3,7 +3,8 @@ extension Escape {
     ///
     /// `& < > " '` become entities, so text never opens a tag, and stays inert even where a caller
     /// puts it inside a quoted value; control characters HTML does not allow in text (C0 but tab,
-    /// line feed and carriage return; DEL; C1) and the noncharacters U+FFFE/U+FFFF become U+FFFD.
+    /// line feed and carriage return; DEL; C1) and the noncharacters U+FFFE/U+FFFF become U+FFFD;
+    /// bidirectional formatting characters show as their code (`\u{202E}`), never reorder the page.
     /// Trace data never lands in URLs, event handlers, `<script>` or `<style>`.
     ///
     /// ```swift
@@ -33,7 +34,7 @@ extension Escape {
         case 0x27: "&#39;"
         case 0x09, 0x0A, 0x0D: nil
         case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF: replacementCharacter
-        default: markupEntity(scalar)
+        default: isBidirectionalControl(scalar) ? visibleCode(scalar) : markupEntity(scalar)
         }
     }
 }

@@ -33,8 +33,8 @@ extension Escape {
         switch scalar.value {
         case 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        case 0x2028, 0x2029: true
+        default: isBidirectionalControl(scalar)
         }
     }
 
@@ -54,7 +54,7 @@ extension Escape {
 
     private static func spelled(_ scalar: Unicode.Scalar, _ spelling: TerminalSpelling) -> String {
         switch spelling {
-        case .visible: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        case .visible: visibleCode(scalar)
         case .json: jsonHexEscape(scalar)
         }
     }

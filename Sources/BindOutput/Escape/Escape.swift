@@ -41,4 +41,19 @@ package enum Escape {
     }
 
     static let replacementCharacter = "\u{FFFD}"
+
+    /// Whether `scalar` is a bidirectional formatting character (U+061C, U+200E–U+200F,
+    /// U+202A–U+202E, U+2066–U+2069): text holding one shows in another order than it reads (a label
+    /// can pass for a different one), so every destination people read shows its code instead.
+    static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `\u{202E}`: a character spelled as its code, to be seen rather than obeyed.
+    static func visibleCode(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
 }

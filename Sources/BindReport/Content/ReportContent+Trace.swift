@@ -65,6 +65,8 @@ package struct TraceReport: Sendable {
     package var isComplete: Bool
     /// The trace's figures.
     package var summary: TraceSummary
+    /// Whether the trace named the analysis's focus scope (true without one).
+    package var sawFocusScope = true
 }
 
 /// Called for every event read while building a report: which pass over the trace (1 or 2), the
@@ -128,10 +130,12 @@ extension ReportContent {
         }
         content.summary = figures(
             summary: first.summary, findings: first.findings, graphNote: picture.note, graph: picture.graph)
-        return TraceReport(
+        var report = TraceReport(
             content: content, finalState: first.state, warnings: first.warnings, traceErrors: first.traceErrors,
             traceErrorCount: first.traceErrorCount, graphNote: picture.note, graphDescription: picture.description,
             isComplete: first.summary.isComplete, summary: first.summary)
+        report.sawFocusScope = first.sawFocusScope
+        return report
     }
 
     /// Pass 1: replay; offer every Output to the timeline just before it is released, and at the end.
@@ -143,6 +147,7 @@ extension ReportContent {
         var warnings: [TraceWarning]
         var traceErrors: [TraceError]
         var traceErrorCount: Int
+        var sawFocusScope: Bool
 
         static func read(_ path: String, options: TraceReportOptions, observer: TraceReadObserver?)
             throws(TraceReadError) -> ReplayPass
@@ -169,7 +174,8 @@ extension ReportContent {
             return ReplayPass(
                 findings: findings, summary: summary, state: state,
                 timelineRows: candidates.chosen(limit: options.maximumTimelineRows), warnings: reader.warnings,
-                traceErrors: replay.errors, traceErrorCount: replay.errorCount)
+                traceErrors: replay.errors, traceErrorCount: replay.errorCount,
+                sawFocusScope: analysis.focusScope == nil || replay.sawFocusScope)
         }
     }
 

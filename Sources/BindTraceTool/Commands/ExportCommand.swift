@@ -42,6 +42,9 @@ struct ExportCommand: ParsableCommand {
             summary = try TimelineExport.write(trace: file, format: format, to: path, options: judging.options()) {
                 progress.update(bytesRead: $0, events: $1)
             }
+        } catch .focusScopeNotNamed(let path, let scope) {
+            try TraceRun.requireFocusScope(scope, paths: [path], named: false)
+            return
         } catch {
             throw ToolFailure(error.description)
         }

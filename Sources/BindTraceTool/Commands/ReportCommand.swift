@@ -82,6 +82,8 @@ struct ReportCommand: ParsableCommand {
         guard !reports.isEmpty else {
             throw ToolFailure("\(traces.traces.joined(separator: " ")): no Bind trace among these files")
         }
+        try TraceRun.requireFocusScope(
+            judging.focusScope, paths: reports.map(\.path), named: reports.contains(where: \.report.sawFocusScope))
         var content = reports.count == 1 ? reports[0].report.content : Self.merged(reports)
         if reports.count > 1 { content.mergedGraphSVG = siteGraph.svg(options: reportOptions) }
         let merged = TraceRun.merge(reports.map { ($0.path, $0.report.content.findings) })

@@ -66,8 +66,19 @@ struct TraceRun {
         if run.traces.isEmpty {
             throw ToolFailure("\(inputs.map(\.path).joined(separator: " ")): no Bind trace among these files")
         }
+        try requireFocusScope(
+            options.focusScope, paths: run.traces.map(\.path), named: run.traces.contains(where: \.result.sawFocusScope)
+        )
         run.findings = merge(run.traces)
         return run
+    }
+
+    /// A mistyped `--scope` judges nothing: an error naming the traces, never a run without findings.
+    static func requireFocusScope(_ scope: UInt64?, paths: [String], named: Bool) throws(ToolFailure) {
+        guard let scope, !named else { return }
+        throw ToolFailure(
+            "\(paths.joined(separator: " ")): no scope \(scope) in \(paths.count == 1 ? "this trace" : "these traces") "
+                + "(scope ids are those of dump's scopeBegan events)")
     }
 
     private static func analyze(_ path: String, reader: TraceReader, options: AnalysisOptions, progress: ProgressMode)

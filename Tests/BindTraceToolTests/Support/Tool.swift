@@ -40,6 +40,10 @@ enum Tool {
 
     /// Runs `bind-trace arguments…` and waits for it.
     static func run(_ arguments: String...) throws -> Run {
+        try run(arguments)
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
         try ChildProcess.run(executable(), arguments)
     }
 }
