@@ -16,7 +16,8 @@ protocol CorpusProgram: Sendable {
     /// Whether the recorded corpus runs this program with value previews (`BIND_TRACE_VALUES=1`).
     ///
     /// Previews are a process-wide switch and the in-process corpus runs programs in parallel in one
-    /// process, so only the recorded corpus, one process per program, turns them on.
+    /// process (beside suites that flip the switch), so only the recorded corpus, one process per
+    /// program with its own environment, turns them on and judges `// expect-with-values:` markers.
     static var recordsValuePreviews: Bool { get }
     /// Runs the program; `buggy` plants the bugs the markers name, `false` runs the clean twin.
     static func run(buggy: Bool) async

@@ -15,7 +15,8 @@ struct AppCorpusTests {
     func plantedBugs(_ program: ProgramCase) async throws {
         let (sites, findings, recordsHandles) = try await Corpus.findings(of: program.type, buggy: true)
         let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
-        #expect(try !Corpus.expectations(in: program.type.sourcePath, recordsHandles: true).isEmpty)
+        #expect(
+            try !Corpus.expectations(in: program.type.sourcePath, recordsHandles: true, recordsValues: true).isEmpty)
         #expect(sites == expected, "findings: \(findings.map(\.compilerStyle))")
     }
 
@@ -38,7 +39,7 @@ struct AppCorpusTests {
 
         // Then the leak at each commented line has exactly that path
         for (line, path) in expected {
-            let finding = try #require(findings.first { $0.site?.line == line }, "a finding at line \(line)")
+            let finding = try #require(findings.first { $0.site?.line == UInt(line) }, "a finding at line \(line)")
             let described = try #require(ReferencePath.describe(finding, in: state), "\(finding.compilerStyle)")
             #expect(Corpus.withoutIDs(described) == path)
         }

@@ -14,7 +14,8 @@ final class WeatherService {
     let temperatureText: Output<String>
 
     init() {
-        temperatureText = temperature.map { "\($0)°" }.labeled("temperature text")  // expect-with-values: redundant-update
+        temperatureText = temperature.map { "\($0)°" }  // expect-with-values: redundant-update
+            .labeled("temperature text")
     }
 
     /// One poll's reading; `onlyChanges` skips the values the Outputs already have.
@@ -24,7 +25,7 @@ final class WeatherService {
     }
 }
 
-final class HomeScreen {
+final class WeatherScreen {
     let temperatureLabel = Label()
     let conditionsLabel = Label()
     private let bag = SubscriptionContainer()
@@ -44,8 +45,8 @@ enum WeatherApp: CorpusProgram {
     static func run(buggy: Bool) {
         let service = WeatherService()
         AppLifetime.shared.keep(service)
-        BindTrace.scope("home screen") {
-            let screen = HomeScreen()
+        BindTrace.scope("weather screen") {
+            let screen = WeatherScreen()
             screen.show(service)
             let readings = [(20, "sunny"), (20, "sunny"), (21, "sunny"), (21, "cloudy"), (21, "cloudy")]
             for (temperature, conditions) in readings {
