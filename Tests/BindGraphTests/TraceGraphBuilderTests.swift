@@ -183,6 +183,25 @@ struct TraceGraphBuilderTests {
         #expect(!clean.document.edges.contains { $0.color == keptAlive.color && !$0.from.hasPrefix("legend") })
     }
 
+    @Test("a leak merged from several Outputs of one line has each Output's path drawn")
+    func keptAlivePathsOfMergedLeak() throws {
+        // Given two maps made at one line on two long-lived Outputs, reported as one finding
+        var trace = TraceStates()
+        trace.output(1, label: "sender", type: "String")
+        trace.output(2, label: "title", type: "String")
+        trace.derive(3, .map, from: [1], line: 71)
+        trace.derive(4, .map, from: [2], line: 71)
+        let finding = Finding(kind: .leakedOutput, message: "leaks", site: TraceStates.site(71), outputs: [3, 4])
+
+        // When it is drawn
+        let graph = builder.build(trace.state(), findings: [finding])
+
+        // Then both sources' edges carry the kept-alive look
+        let keptAlive = TraceGraphStyle.keptAliveEdge.color
+        #expect(edges(graph, from: "o1", to: "o3").first?.color == keptAlive)
+        #expect(edges(graph, from: "o2", to: "o4").first?.color == keptAlive)
+    }
+
     @Test("a loop whose closure is no longer bound is still drawn, Output to Output")
     func unboundLoop() throws {
         var trace = TraceStates.signIn()

@@ -24,10 +24,25 @@ public enum ReferencePath {
         return hops.isEmpty ? nil : hops.joined(separator: " → ")
     }
 
-    /// The references ``describe(_:in:)`` names, by trace id: empty when it says nil.
+    /// The references ``describe(_:in:)`` names, by trace id: empty when it says nil. For a
+    /// `leaked-output` finding merged from several Outputs of one line, the path of each (the text
+    /// names the first), at most ``maximumDrawnOutputs`` of them.
     package static func links(_ finding: Finding, in state: GraphState) -> Links {
-        walk(finding, in: state).links
+        guard finding.kind == .leakedOutput, finding.outputs.count > 1 else { return walk(finding, in: state).links }
+        var all = Links()
+        for id in finding.outputs.prefix(maximumDrawnOutputs) {
+            var one = finding
+            one.outputs = [id]
+            let links = walk(one, in: state).links
+            all.operatorEdges += links.operatorEdges
+            all.subscriptions += links.subscriptions
+        }
+        return all
     }
+
+    /// How many Outputs of one merged finding get their path walked for the graph: each walk scans
+    /// the edges, and a picture shows no more.
+    package static let maximumDrawnOutputs = 100
 
     private typealias Walk = (hops: [String], links: Links)
 
