@@ -45,9 +45,11 @@ enum Corpus {
         return paths
     }
 
-    /// `path` with each subscription's trace id as `N`: ids depend on what else the process recorded.
+    /// `path` with each subscription's and container's trace id as `N`: ids depend on what else the
+    /// process recorded.
     static func withoutIDs(_ path: String) -> String {
-        path.replacingOccurrences(of: #"subscription \d+"#, with: "subscription N", options: .regularExpression)
+        path.replacingOccurrences(
+            of: #"(subscription|SubscriptionContainer) \d+"#, with: "$1 N", options: .regularExpression)
     }
 
     /// Records `program` in memory and judges it as `bind-trace check` does, on its own events.

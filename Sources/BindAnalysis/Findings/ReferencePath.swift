@@ -82,14 +82,21 @@ public enum ReferencePath {
     }
 
     /// A retain cycle: the Output → its subscriber list → the culprit closure (the finding's bind) →
-    /// its captures, not recorded.
+    /// its captures, not recorded; and the container that holds the closure's `Subscription`, when the
+    /// trace records it (the cycle keeps the owner, so its container, alive; who owns it is not recorded).
     private static func cyclePath(_ finding: Finding, in state: GraphState) -> Walk {
         let culprit = finding.subscriptions.lazy.compactMap { id in state.subscriptions.first { $0.id == id } }
             .first { !$0.isInternal }
         guard let subscription = culprit, let output = state.output(subscription.output), !output.isReleased else {
             return outputPath(finding, in: state)
         }
-        return closurePath(output, subscription)
+        var walk = closurePath(output, subscription)
+        if subscription.container != 0 {
+            walk.hops.append(
+                "its Subscription, held in SubscriptionContainer \(subscription.container) (who owns the container: "
+                    + "not recorded)")
+        }
+        return walk
     }
 
     /// An Output that nothing recorded holds → the closure bound to it, whose captures are not recorded.
