@@ -10,7 +10,8 @@ import BindTraceModel
 /// - a small node per subscriber hanging off its Output: closures by bind line, Binder targets by
 ///   type, each with a count. Operators' own subscriptions are the edges, not nodes;
 /// - findings: leaked Outputs and subscriptions in red, feedback and structural cycles in red along
-///   their path, dangling binders greyed out;
+///   their path, what keeps each leak alive (``ReferencePath``) thick and orange from the live source
+///   down to the leak, dangling binders greyed out;
 /// - repeated identical structures (same kind, type, line, label, findings, subscribers and the
 ///   same shape of edges around them) collapsed into one "×N" node (see ``Collapsing``).
 ///
@@ -91,7 +92,8 @@ package struct TraceGraphBuilder: Sendable {
         let drawsSubscribers = groups.nodeCount <= subscriberNodeLimit
         let parts = Parts(
             state: state, marks: marks, subscribers: subscribers, groups: groups,
-            cycles: CyclePaths(findings: findings, state: state), drawsSubscribers: drawsSubscribers,
+            cycles: CyclePaths(findings: findings, state: state),
+            keptAlive: KeptAlivePaths(findings: findings, state: state), drawsSubscribers: drawsSubscribers,
             clustering: resolveClustering(state, drawsSubscribers: drawsSubscribers))
 
         var document = GraphDocument(title: title, direction: .leftToRight)
@@ -119,6 +121,8 @@ package struct TraceGraphBuilder: Sendable {
         let groups: OutputGrouping
         /// Which operator edges are on a loop, and which closures feed the next Output.
         let cycles: CyclePaths
+        /// Which operator edges and subscriptions are on what keeps a leak alive.
+        let keptAlive: KeptAlivePaths
         let drawsSubscribers: Bool
         let clustering: Clustering
     }
@@ -165,9 +169,11 @@ package struct TraceGraphBuilder: Sendable {
             }
             let key = EdgeKey(from: from, to: to, role: edge.role, operation: edge.operation)
             let hot = parts.cycles.operatorEdges.contains(Pair(edge.source, edge.derived))
+            let holds = parts.keptAlive.operatorEdges.contains(Pair(edge.source, edge.derived))
             if let index = edgeIndex[key] {
                 edgeCounts[index] += 1
                 if hot { highlight(&document.edges[index]) }
+                if holds && !hot { KeptAlivePaths.emphasise(&document.edges[index]) }
                 continue
             }
             let look = TraceGraphStyle.look(for: edge.operation, role: edge.role)
@@ -179,7 +185,7 @@ package struct TraceGraphBuilder: Sendable {
                 tooltip:
                     "\(source?.displayName ?? "#\(edge.source)") → \(derived?.displayName ?? "#\(edge.derived)"): \(look.meaning)",
                 faded: source?.isReleased == true || derived?.isReleased == true)
-            if hot { highlight(&drawn) }
+            if hot { highlight(&drawn) } else if holds { KeptAlivePaths.emphasise(&drawn) }
             edgeIndex[key] = document.edges.count
             edgeCounts.append(1)
             document.edges.append(drawn)
@@ -205,12 +211,15 @@ package struct TraceGraphBuilder: Sendable {
                         subscriber, id: id, state: parts.state, marks: parts.marks, onCycle: isOnCycle,
                         clustering: parts.clustering))
                 let look = TraceGraphStyle.subscriberEdge
-                document.edges.append(
-                    .init(
-                        from: owner, to: id, style: look.style,
-                        color: isOnCycle ? TraceGraphStyle.findingBorder : look.color,
-                        penWidth: isOnCycle ? 3 : look.penWidth, arrowhead: look.arrowhead,
-                        faded: subscriber.isDangling && !isOnCycle))
+                var edge = GraphDocument.Edge(
+                    from: owner, to: id, style: look.style,
+                    color: isOnCycle ? TraceGraphStyle.findingBorder : look.color,
+                    penWidth: isOnCycle ? 3 : look.penWidth, arrowhead: look.arrowhead,
+                    faded: subscriber.isDangling && !isOnCycle)
+                if !isOnCycle && subscriber.subscriptions.contains(where: parts.keptAlive.subscriptions.contains) {
+                    KeptAlivePaths.emphasise(&edge)
+                }
+                document.edges.append(edge)
                 // A closure on a feedback loop: the Output it updates next.
                 for subscription in subscriber.subscriptions {
                     guard let next = parts.cycles.closures[subscription], let target = parts.groups.nodeID[next] else {

@@ -80,6 +80,11 @@ enum TraceGraphStyle {
     static let feedbackEdge = EdgeLook(
         style: .bold, color: .red, penWidth: 3, arrowhead: .normal, meaning: "feedback loop (finding)")
 
+    /// A reference on the path that keeps a leak alive (``ReferencePath``), from the live source down.
+    static let keptAliveEdge = EdgeLook(
+        style: .bold, color: GraphColor(red: 0xE6, green: 0x51, blue: 0x00), penWidth: 3.5, arrowhead: .normal,
+        meaning: "keeps a leak alive (finding)")
+
     // MARK: Findings
 
     static let findingFill = GraphColor.paleRed
@@ -133,7 +138,7 @@ enum TraceGraphStyle {
         var looks = legendOperators.map { look(for: $0, role: .operator) }
         looks += [
             look(for: .flatMap, role: .currentInner), look(for: .flatMap, role: .pastInner), subscriberEdge,
-            feedbackEdge,
+            feedbackEdge, keptAliveEdge,
         ]
         var previousHead: String?
         for (index, look) in looks.enumerated() {

@@ -7,12 +7,24 @@ import Foundation
 /// The lines a finding is expected at carry a marker comment, `// expect: <kind>`, in the
 /// program's own source file: the test reads them back, so the expectations sit on the lines they
 /// are about and cannot drift when a file is edited. `// expect-with-handles: <kind>` marks a
-/// finding only a trace with `Subscription` handle records can prove.
+/// finding only a trace with `Subscription` handle records can prove, `// expect-with-values: <kind>`
+/// one judged on value previews (only in a trace recorded with them). `// kept alive by: <path>` on
+/// the line above a leak is the path `bind-trace check` prints for it.
 protocol CorpusProgram: Sendable {
     /// `#filePath` of the program's source file.
     static var sourcePath: String { get }
+    /// Whether the recorded corpus runs this program with value previews (`BIND_TRACE_VALUES=1`).
+    ///
+    /// Previews are a process-wide switch and the in-process corpus runs programs in parallel in one
+    /// process (beside suites that flip the switch), so only the recorded corpus, one process per
+    /// program with its own environment, turns them on and judges `// expect-with-values:` markers.
+    static var recordsValuePreviews: Bool { get }
     /// Runs the program; `buggy` plants the bugs the markers name, `false` runs the clean twin.
     static func run(buggy: Bool) async
+}
+
+extension CorpusProgram {
+    static var recordsValuePreviews: Bool { false }
 }
 
 enum CorpusPrograms {
@@ -21,7 +33,7 @@ enum CorpusPrograms {
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
         TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
         PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
-        SignUpApp.self,
+        SignUpApp.self, WeatherApp.self, NotesApp.self,
     ]
 }
 

@@ -13,24 +13,32 @@ struct RecordedCorpusTests {
         "bind-trace check --format json reports each planted bug at its line, and nothing for clean twins",
         arguments: CorpusPrograms.all.map { ProgramCase($0) })
     func recordedAndChecked(_ program: ProgramCase) throws {
+        let keptAlive = try Corpus.keptAlivePaths(in: program.type.sourcePath)
         for buggy in [true, false] {
-            let (sites, recordsHandles) = try checkedSites(of: program, buggy: buggy)
-            let expected = try Corpus.expectations(in: program.type.sourcePath, recordsHandles: recordsHandles)
+            let (sites, recordsHandles, paths) = try checkedSites(of: program, buggy: buggy)
+            let expected = try Corpus.expectations(
+                in: program.type.sourcePath, recordsHandles: recordsHandles,
+                recordsValues: program.type.recordsValuePreviews)
             #expect(sites == (buggy ? expected : []), "\(program.testDescription) \(buggy ? "buggy" : "clean")")
+            #expect(paths == (buggy ? keptAlive : [:]), "kept alive by, \(buggy ? "buggy" : "clean")")
         }
     }
 
-    /// Records `AppCorpus <program> buggy|clean` and returns `kind@File.swift:line` of what `check`
-    /// found, and whether the trace records `Subscription` handles (from `summary`).
+    /// Records `AppCorpus <program> buggy|clean` (with value previews when the program asks, in its
+    /// own process) and returns `kind@File.swift:line` of what `check` found, whether the trace
+    /// records `Subscription` handles (from `summary`), and the `keptAliveBy` path of each finding
+    /// of this program's file that has a `// kept alive by:` comment, by line.
     private func checkedSites(of program: ProgramCase, buggy: Bool) throws -> (
-        sites: [String], recordsHandles: Bool
+        sites: [String], recordsHandles: Bool, keptAlive: [Int: String]
     ) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let trace = directory.appendingPathComponent("app.trace").path
+        var environment = ["BIND_TRACE": trace]
+        if program.type.recordsValuePreviews { environment["BIND_TRACE_VALUES"] = "1" }
         let app = try Products.run(
-            "AppCorpus", [program.testDescription, buggy ? "buggy" : "clean"], environment: ["BIND_TRACE": trace])
+            "AppCorpus", [program.testDescription, buggy ? "buggy" : "clean"], environment: environment)
         try #require(app.status == 0, "AppCorpus ran: \(app.standardError)")
         let check = try Products.run("bind-trace", ["check", "--format", "json", trace])
         try #require(check.status <= 1, "check ran: \(check.standardError)")
@@ -44,11 +52,19 @@ struct RecordedCorpusTests {
             let file = ((site?["file"] as? String ?? "?") as NSString).lastPathComponent
             return "\(finding["kind"] as? String ?? "?")@\(file):\(site?["line"] as? Int ?? 0)"
         }.sorted()
+        let commented = try Corpus.keptAlivePaths(in: program.type.sourcePath)
+        var keptAlive: [Int: String] = [:]
+        for finding in findings {
+            guard let line = (finding["site"] as? [String: Any])?["line"] as? Int, commented[line] != nil,
+                let path = finding["keptAliveBy"] as? String
+            else { continue }
+            keptAlive[line] = Corpus.withoutIDs(path)
+        }
         let summary = try Products.run("bind-trace", ["summary", trace])
         let recordsHandles =
             summary.standardOutput.contains("handleReleased")
             || summary.standardOutput.contains("subscriptionContained")
-        return (sites, recordsHandles)
+        return (sites, recordsHandles, keptAlive)
     }
 }
 

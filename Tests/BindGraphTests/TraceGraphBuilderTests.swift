@@ -154,6 +154,54 @@ struct TraceGraphBuilderTests {
         #expect(button.lines.contains("⚠ target gone: dangling"))
     }
 
+    @Test("what keeps a leak alive is drawn thick from the live source down to the leak, and nothing else is")
+    func keptAlivePaths() throws {
+        // Given an app Output holding a map made by a screen, a closure left bound to it, and a healthy map
+        var trace = TraceStates()
+        trace.output(1, label: "sender", type: "String")
+        trace.derive(2, .map, from: [1], line: 71)
+        trace.derive(3, .map, from: [1], line: 80)
+        trace.bind(30, to: 1, line: 12)
+        let state = trace.state()
+        let findings = [
+            Finding(kind: .leakedOutput, message: "leaks", site: TraceStates.site(71), outputs: [2]),
+            Finding(kind: .leakedSubscription, message: "leaks", site: TraceStates.site(12), subscriptions: [30]),
+        ]
+        let keptAlive = TraceGraphStyle.keptAliveEdge
+
+        // When it is drawn with its findings, and without
+        let graph = builder.build(state, findings: findings)
+        let clean = builder.build(state, findings: [])
+
+        // Then the references on each path carry the kept-alive look; the healthy map's edge does not
+        let heldMap = try #require(edges(graph, from: "o1", to: "o2").first)
+        #expect(heldMap.color == keptAlive.color && heldMap.penWidth == keptAlive.penWidth)
+        #expect(heldMap.tooltip?.hasSuffix(keptAlive.meaning) == true)
+        let closure = try #require(graph.document.nodes.first { $0.title == "closure" })
+        #expect(edges(graph, from: "o1", to: closure.id).first?.color == keptAlive.color)
+        #expect(edges(graph, from: "o1", to: "o3").first?.color != keptAlive.color)
+        #expect(!clean.document.edges.contains { $0.color == keptAlive.color && !$0.from.hasPrefix("legend") })
+    }
+
+    @Test("a leak merged from several Outputs of one line has each Output's path drawn")
+    func keptAlivePathsOfMergedLeak() throws {
+        // Given two maps made at one line on two long-lived Outputs, reported as one finding
+        var trace = TraceStates()
+        trace.output(1, label: "sender", type: "String")
+        trace.output(2, label: "title", type: "String")
+        trace.derive(3, .map, from: [1], line: 71)
+        trace.derive(4, .map, from: [2], line: 71)
+        let finding = Finding(kind: .leakedOutput, message: "leaks", site: TraceStates.site(71), outputs: [3, 4])
+
+        // When it is drawn
+        let graph = builder.build(trace.state(), findings: [finding])
+
+        // Then both sources' edges carry the kept-alive look
+        let keptAlive = TraceGraphStyle.keptAliveEdge.color
+        #expect(edges(graph, from: "o1", to: "o3").first?.color == keptAlive)
+        #expect(edges(graph, from: "o2", to: "o4").first?.color == keptAlive)
+    }
+
     @Test("a loop whose closure is no longer bound is still drawn, Output to Output")
     func unboundLoop() throws {
         var trace = TraceStates.signIn()

@@ -29,6 +29,22 @@ struct BindBenchmarks {
             // Section "several threads recording at once" alone, as rows: for the recorder's tuning.
             let directory = arguments.first ?? "/tmp"
             for row in ThreadScaling.rows(quick: false, traceDirectory: directory) { print(row.tsv) }
+        case "callsites" where arguments.count <= 2:
+            // The traced root update from alternating lines alone (instrumented variant), as a row.
+            let quick = arguments.first == "--quick"
+            let directory = arguments.last.flatMap { $0 == "--quick" ? nil : $0 } ?? "/tmp"
+            #if BIND_INSTRUMENTED
+            let sink = Sink()
+            let row = TracingRun.alternatingCallSites(
+                harness: Harness(settings: quick ? .quick : HarnessSettings()), sink: sink,
+                tracePath: directory + "/callsites.trace")
+            unlink(directory + "/callsites.trace")
+            sink.publish()
+            print(row.tsv)
+            #else
+            printError("BindBenchmarks callsites: the instrumented variant only (BIND_BENCH_VARIANT=instrumented)")
+            exit(2)
+            #endif
         case "contention" where arguments.isEmpty:
             for row in Contention.rows(quick: false) { print(row.tsv) }
         case "table":
@@ -134,6 +150,7 @@ struct BindBenchmarks {
                 + "       BindBenchmarks table FILE...\n"
                 + "       BindBenchmarks profile CASE limit|Bind|OpenCombine OPERATIONS\n"
                 + "       BindBenchmarks threads [TRACE-DIRECTORY]   (instrumented variant)\n"
+                + "       BindBenchmarks callsites [--quick] [TRACE-DIRECTORY]   (instrumented variant)\n"
                 + "       BindBenchmarks contention")
         exit(2)
     }

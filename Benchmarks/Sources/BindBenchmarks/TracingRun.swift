@@ -110,6 +110,7 @@ enum TracingRun {
                     measured: "instrumented \(Format.ns(speed))", against: "plain \(Format.ns(plainSpeed))",
                     ratio: Format.times(speed / plainSpeed), target: "—"))
         }
+        results.add(alternatingCallSites(harness: harness, sink: sink, tracePath: tracePath))
         if let bytes = traceBytesPerUpdate(path: tracePath, sink: sink) {
             results.add(
                 Row(
@@ -120,6 +121,40 @@ enum TracingRun {
         results.rows += ThreadScaling.rows(quick: harness.settings.rounds < 100, traceDirectory: traceDirectory)
         results.rows += clockRows(harness: harness)
         return results
+    }
+
+    /// A traced root update from two lines in turn against one line: the worst case for the call-site
+    /// records. Each update changes its Output's last call site, so it takes the locked path, looks
+    /// the site up and writes a `calledAt` event; from one line it is one compare (BENCHMARKS.md).
+    static func alternatingCallSites(harness: Harness, sink: Sink, tracePath: String) -> Row {
+        let output = Output<Int>(value: 0)
+        output.bind { sink.total &+= UInt64(truncatingIfNeeded: $0) }
+        let oneLine: (Int) -> Void = { n in for i in 0..<n { output.update(withValue: i) } }
+        let alternating: (Int) -> Void = { n in
+            for i in stride(from: 0, to: n, by: 2) {
+                output.update(withValue: i)
+                output.update(withValue: i &+ 1)
+            }
+        }
+        // Two untimed updates after each start, as in the other traced cases: the first events of a
+        // recording define the Output and the sites.
+        func recorded(_ name: String, _ run: @escaping (Int) -> Void) -> Contestant {
+            Contestant(
+                name: name, run: run,
+                prepare: {
+                    try! BindTrace.startRecording(toFile: tracePath)
+                    run(2)
+                },
+                finish: { BindTrace.stopRecording() })
+        }
+        let timings = harness.measure([recorded("one line", oneLine), recorded("alternating", alternating)])
+        let added = timings.difference("alternating", from: "one line")
+        return Row(
+            section: section, name: "update, 1 subscriber, traced: two call sites alternating vs one line",
+            measured: "alternating \(Format.ns(timings.median("alternating")))",
+            against: "one line \(Format.ns(timings.median("one line")))",
+            ratio: "\(Format.times(timings.ratio("alternating", to: "one line"))), +\(Format.ns(added))/update",
+            target: "—")
     }
 
     /// The size of a trace of a million updates, per update.

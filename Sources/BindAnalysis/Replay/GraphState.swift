@@ -91,6 +91,9 @@ public struct SubscriptionState: Hashable, Sendable {
     public var boundAt: UInt64
     /// Deliveries that found the Binder's target gone.
     public var danglingDeliveries: UInt64
+    /// The `SubscriptionContainer` (trace id) its `Subscription` was added to; 0 when the trace
+    /// records none (not added, or a trace without handle records).
+    public var container: UInt64 = 0
 }
 
 /// An edge of the graph: values flow from `source` into `derived`.

@@ -312,7 +312,8 @@ final class SubscriptionNode {
     var state: SubscriptionState {
         SubscriptionState(
             id: id, output: output, site: site, isInternal: isInternal, target: target, scope: scope?.id ?? 0,
-            isPreexisting: isPreexisting, boundAt: boundAt, danglingDeliveries: danglingDeliveries)
+            isPreexisting: isPreexisting, boundAt: boundAt, danglingDeliveries: danglingDeliveries,
+            container: container)
     }
 }
 

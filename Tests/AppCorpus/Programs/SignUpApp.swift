@@ -1,23 +1,23 @@
 import Bind
 
 // A sign-up form: the submit button is enabled when the email "has an @" and "is long enough".
-// Planted bug: both checks are derived from the same `email` Output and combined again, a diamond.
-// Each keystroke reaches "can submit" twice in one update: first with one fresh check and one stale
-// (a glitch: "abc@" enables the button for a moment with the old length check), then with both.
-// Clean twin: one map computes both checks from the email, so each keystroke delivers once.
+// Both checks are derived from the same `email` Output and combined again: a diamond, in both runs.
+// Each check passes on only a change (`ignoringDuplicates()`), so an edit reaches "can submit" once
+// per check it flips.
+// Planted bug: the user pastes a whole address, which flips both checks in one update: "can submit"
+// is reached by both paths in one propagation, first with one fresh check and one stale (a glitch:
+// the button shows a state no email had), then with both.
+// Clean twin: the same graph, typed one character at a time: each keystroke flips at most one check,
+// so the two paths never meet in one propagation.
 
 final class SignUpViewModel {
     let email = Output<String>(value: "").labeled("email")
     let canSubmit: Output<Bool>
 
-    init(diamond: Bool) {
-        if diamond {
-            let hasAt = email.map { $0.contains("@") }.labeled("has @")
-            let longEnough = email.map { $0.count >= 6 }.labeled("long enough")
-            canSubmit = Output.combine(hasAt, longEnough).map { $0 && $1 }.labeled("can submit")  // expect: glitch
-        } else {
-            canSubmit = email.map { $0.contains("@") && $0.count >= 6 }.labeled("can submit")
-        }
+    init() {
+        let hasAt = email.map { $0.contains("@") }.ignoringDuplicates().labeled("has @")
+        let longEnough = email.map { $0.count >= 6 }.ignoringDuplicates().labeled("long enough")
+        canSubmit = Output.combine(hasAt, longEnough).map { $0 && $1 }.labeled("can submit")  // expect: glitch
     }
 }
 
@@ -47,9 +47,11 @@ enum SignUpApp: CorpusProgram {
 
     static func run(buggy: Bool) {
         BindTrace.scope("sign-up screen") {
-            let screen = SignUpScreen(viewModel: SignUpViewModel(diamond: buggy))
+            let screen = SignUpScreen(viewModel: SignUpViewModel())
             screen.show()
-            for text in ["a", "ab", "ab@", "ab@c", "ab@cd", "ab@cde"] { screen.emailField.type(text) }
+            // "ab@" flips "has @" alone, "ab@cde" flips "long enough" alone; a paste flips both.
+            let edits = buggy ? ["ab@cde"] : ["a", "ab", "ab@", "ab@c", "ab@cd", "ab@cde"]
+            for text in edits { screen.emailField.type(text) }
             screen.close()
         }
     }
