@@ -248,6 +248,7 @@ public final class TraceReader {
                 batch.events.append(
                     CompactEvent(
                         sequence: sequence, time: time(), thread: thread, offset: recordOffset,
+                        tag: isUpdate ? .update : .fire,
                         kind: isUpdate
                             ? .updated(output: update.output, cause: cause)
                             : .fired(output: update.output, cause: cause)))
@@ -286,7 +287,8 @@ public final class TraceReader {
         }
         if let kind = try structuralKind(tag, payload, at: recordOffset, into: &batch) {
             batch.events.append(
-                CompactEvent(sequence: sequence, time: time(), thread: thread, offset: recordOffset, kind: kind))
+                CompactEvent(
+                    sequence: sequence, time: time(), thread: thread, offset: recordOffset, tag: tag, kind: kind))
             return true
         }
         let delta: UInt64
@@ -598,7 +600,8 @@ public final class TraceReader {
     @inline(never)
     private func append(_ event: EventRecord, at offset: Int, to batch: inout EventBatch) throws(TraceReadError) {
         let kind = try compactKind(of: event, at: offset, into: &batch)
-        batch.events.append(CompactEvent(sequence: sequence, time: time(), thread: thread, offset: offset, kind: kind))
+        batch.events.append(
+            CompactEvent(sequence: sequence, time: time(), thread: thread, offset: offset, tag: event.tag, kind: kind))
     }
 
     /// The event with its cause made absolute. A bind or creation goes to the batch's `bindings` or

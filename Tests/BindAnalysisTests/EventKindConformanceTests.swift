@@ -16,7 +16,7 @@ struct EventKindConformanceTests {
     /// until it has a sample, and then every test below checks it.
     static func sample(_ tag: TraceFormat.Tag) -> TraceEvent.Kind? {
         switch tag {
-        case .clock, .string, .thread, .end, .lost, .site: nil
+        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer: nil
         case .outputCreated:
             .outputCreated(.init(output: 1, kind: .relay, valueType: "Int", site: site, label: "count", scope: 1))
         case .edge: .edge(source: 1, derived: 2, operation: .map)
@@ -35,6 +35,7 @@ struct EventKindConformanceTests {
         case .contained: .subscriptionContained(subscription: 1, container: 9)
         case .handleReleased: .handleReleased(subscription: 1)
         case .calledAt: .calledAt(event: 1, site: site)
+        case .stopped: .stopped(derived: 2, source: 1)
         }
     }
 
@@ -147,8 +148,9 @@ struct EventKindConformanceTests {
     func statistics() throws {
         // Given a trace with one event of every kind
         let samples = try Self.samples()
-        #expect(Set(TraceStatistics.eventKindNames) == Set(samples.map(\.kind.name)))
-        #expect(TraceStatistics.eventKindNames.count == samples.count)
+        #expect(TraceStatistics().eventsByKind.map(\.tag) == TraceFormat.Tag.events)
+        #expect(Set(TraceFormat.Tag.events.map(\.name)) == Set(samples.map(\.kind.name)))
+        #expect(TraceFormat.Tag.events.count == samples.count)
 
         // When it is analysed
         let result = try TraceAnalyzer.analyze(reader: TraceReader(bytes: Self.trace(samples.map(\.kind))))

@@ -152,15 +152,16 @@ public final class Replay {
             return
         }
         let at = CompactEvent(
-            sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: .detailed(0))
+            sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
+            tag: event.kind.tag, kind: .detailed(0))
         switch event.kind {
         case .bound(let binding):
             lastSequence = event.sequence
-            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            statistics.count(at)
             applyBound(BindingRecord(binding, symbols: symbols), event: at)
         case .outputCreated(let creation):
             lastSequence = event.sequence
-            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            statistics.count(at)
             applyCreated(CreationRecord(creation, symbols: symbols), event: at)
         default:
             applyDetailed(event.kind, at: at)
@@ -177,12 +178,12 @@ public final class Replay {
         case .bound(let binding):
             symbols.take(batch)
             lastSequence = event.sequence
-            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.boundIndex)
+            statistics.count(event)
             applyBound(BindingRecord(batch.bindings[binding], symbols: symbols), event: event)
         case .outputCreated(let creation):
             symbols.take(batch)
             lastSequence = event.sequence
-            statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.outputCreatedIndex)
+            statistics.count(event)
             applyCreated(CreationRecord(batch.creations[creation], symbols: symbols), event: event)
         default:
             applyCompact(event)
@@ -195,7 +196,7 @@ public final class Replay {
     @inline(__always)
     private func applyCompact(_ event: CompactEvent) {
         lastSequence = event.sequence
-        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: event.kind))
+        statistics.count(event)
         switch event.kind {
         case .updated(let output, let cause):
             applyUpdate(output: output, cause: cause, preview: nil, of: "updated", event: event)
@@ -241,7 +242,7 @@ public final class Replay {
     /// Applies an event whose kind holds strings (or a value preview); `event` says where it is.
     private func applyDetailed(_ kind: TraceEvent.Kind, at event: CompactEvent) {
         lastSequence = event.sequence
-        statistics.count(time: event.time, thread: event.thread, kind: TraceStatistics.index(of: kind))
+        statistics.count(event)
         switch kind {
         case .updated(let output, let cause, let preview):
             applyUpdate(output: output, cause: cause, preview: preview, of: "updated", event: event)
