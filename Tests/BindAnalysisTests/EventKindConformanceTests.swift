@@ -149,6 +149,7 @@ struct EventKindConformanceTests {
         // Given a trace with one event of every kind
         let samples = try Self.samples()
         #expect(TraceStatistics().eventsByKind.map(\.tag) == TraceFormat.Tag.events)
+        #expect(TraceFormat.Tag.allCases.allSatisfy { Int($0.rawValue) < TraceStatistics.countedTagLimit })
         #expect(Set(TraceFormat.Tag.events.map(\.name)) == Set(samples.map(\.kind.name)))
         #expect(TraceFormat.Tag.events.count == samples.count)
 

@@ -23,6 +23,9 @@ package struct TraceStatistics: Hashable, Sendable {
     var updatesBySite: [SiteKey: (updates: UInt64, outputs: UInt64)] { siteActivity.entries }
     private var siteActivity = SiteActivity()
 
+    /// Tags below this are counted: the size of the counters' storage.
+    package static var countedTagLimit: Int { KindCounts.capacity }
+
     package init() {}
 
     /// Counts one event: its time, thread and kind (its record's tag).
@@ -69,8 +72,8 @@ private struct KindCounts: Hashable, Sendable {
         ) = (
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         )
-    /// One more than the largest tag the storage holds; `TraceFormat.Tag`'s are below it (a test
-    /// checks), and a new tag past it fails that test rather than miscounting.
+    /// One more than the largest tag the storage holds; `TraceFormat.Tag`'s are below it
+    /// (`EventKindConformanceTests` checks), so a new tag past it fails a test, not a user's trace.
     static var capacity: Int { 32 }
 
     /// Adds one to the count of `tag`.
