@@ -67,6 +67,42 @@ package enum TraceFormat {
         case calledAt = 31
 
         package var isEvent: Bool { rawValue >= 10 && self != .site }
+
+        /// The event kinds, in tag order: the order of every per-kind table (statistics, summaries).
+        package static let events = allCases.filter(\.isEvent)
+
+        /// The record's name in dumps, summaries and JSON: an event's is what happened (`updated`,
+        /// `scopeBegan`), which is also its `TraceEvent.Kind` case; metadata's is its tag's.
+        package var name: String {
+            switch self {
+            case .clock: "clock"
+            case .string: "string"
+            case .thread: "thread"
+            case .end: "end"
+            case .lost: "lost"
+            case .chunk: "chunk"
+            case .continues: "continues"
+            case .writer: "writer"
+            case .site: "site"
+            case .outputCreated: "outputCreated"
+            case .edge: "edge"
+            case .innerSwitch: "innerSwitch"
+            case .bound: "bound"
+            case .update: "updated"
+            case .fire: "fired"
+            case .unbound: "unbound"
+            case .dangling: "dangling"
+            case .released: "released"
+            case .scopeBegin: "scopeBegan"
+            case .scopeEnd: "scopeEnded"
+            case .mark: "mark"
+            case .label: "labeled"
+            case .contained: "subscriptionContained"
+            case .handleReleased: "handleReleased"
+            case .stopped: "stopped"
+            case .calledAt: "calledAt"
+            }
+        }
     }
 
     /// How a trace file was lost while the recorder wrote it (a `continues` record's reason).

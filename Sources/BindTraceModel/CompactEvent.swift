@@ -19,13 +19,17 @@ package struct CompactEvent: Equatable, Sendable {
     package var offset: Int
     /// As ``TraceEvent/thread``.
     package var thread: UInt32
+    /// The tag of its record, whichever form its fields take (a ``Kind/detailed(_:)`` one's too):
+    /// what the statistics count it under.
+    package var tag: TraceFormat.Tag
     package var kind: Kind
 
-    package init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, kind: Kind) {
+    package init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, tag: TraceFormat.Tag, kind: Kind) {
         self.sequence = sequence
         self.time = time
         self.thread = thread
         self.offset = offset
+        self.tag = tag
         self.kind = kind
     }
 
@@ -146,7 +150,9 @@ extension CompactEvent {
         // Binds and creations are compact only with their strings as ids, which only the reader knows.
         case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled, .calledAt: return nil
         }
-        self.init(sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset, kind: kind)
+        self.init(
+            sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
+            tag: event.kind.tag, kind: kind)
     }
 }
 

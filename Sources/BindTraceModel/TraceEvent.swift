@@ -155,25 +155,28 @@ public struct TraceEvent: Hashable, Sendable {
 
 extension TraceEvent.Kind {
     /// The event's name in dumps and summaries: `outputCreated`, `bound`, `updated`, ….
-    public var name: String {
+    public var name: String { tag.name }
+
+    /// The format's tag of the record this event is read from: the key of every per-kind table.
+    package var tag: TraceFormat.Tag {
         switch self {
-        case .outputCreated: "outputCreated"
-        case .edge: "edge"
-        case .innerSwitch: "innerSwitch"
-        case .bound: "bound"
-        case .updated: "updated"
-        case .fired: "fired"
-        case .unbound: "unbound"
-        case .dangling: "dangling"
-        case .released: "released"
-        case .scopeBegan: "scopeBegan"
-        case .scopeEnded: "scopeEnded"
-        case .mark: "mark"
-        case .labeled: "labeled"
-        case .subscriptionContained: "subscriptionContained"
-        case .handleReleased: "handleReleased"
-        case .calledAt: "calledAt"
-        case .stopped: "stopped"
+        case .outputCreated: .outputCreated
+        case .edge: .edge
+        case .innerSwitch: .innerSwitch
+        case .bound: .bound
+        case .updated: .update
+        case .fired: .fire
+        case .unbound: .unbound
+        case .dangling: .dangling
+        case .released: .released
+        case .scopeBegan: .scopeBegin
+        case .scopeEnded: .scopeEnd
+        case .mark: .mark
+        case .labeled: .label
+        case .subscriptionContained: .contained
+        case .handleReleased: .handleReleased
+        case .calledAt: .calledAt
+        case .stopped: .stopped
         }
     }
 

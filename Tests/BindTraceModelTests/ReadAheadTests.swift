@@ -192,7 +192,7 @@ struct CompactEventTests {
                 }
                 let detailed = CompactEvent(
                     sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
-                    kind: .detailed(1))
+                    tag: event.kind.tag, kind: .detailed(1))
                 var batch = EventBatch()
                 batch.details = [.mark(name: "other", scope: 0), event.kind]
                 #expect(TraceEvent(detailed, in: batch, strings: [""]) == event)

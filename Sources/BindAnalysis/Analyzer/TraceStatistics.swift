@@ -2,8 +2,10 @@ import BindTraceModel
 
 /// Counts gathered while replaying, for ``TraceSummary`` (its public view).
 package struct TraceStatistics: Hashable, Sendable {
-    /// Events by kind, indexed like ``TraceStatistics/eventKindNames``.
-    package var eventsByKind: [UInt64] { kindCounts.counts }
+    /// Events by kind, in ``TraceFormat/Tag/events`` order (every kind, counted or not).
+    package var eventsByKind: [(tag: TraceFormat.Tag, count: UInt64)] {
+        TraceFormat.Tag.events.map { ($0, kindCounts[$0]) }
+    }
     /// Counted in place: an array would check that its storage is unique at every event.
     private var kindCounts = KindCounts()
     /// Outputs created, by kind (`OutputKind.rawValue` index).
@@ -21,26 +23,22 @@ package struct TraceStatistics: Hashable, Sendable {
     var updatesBySite: [SiteKey: (updates: UInt64, outputs: UInt64)] { siteActivity.entries }
     private var siteActivity = SiteActivity()
 
-    /// The event kind names, in the order of ``eventsByKind``.
-    package static let eventKindNames = [
-        "outputCreated", "edge", "innerSwitch", "bound", "updated", "fired", "unbound", "dangling", "released",
-        "scopeBegan", "scopeEnded", "mark", "labeled", "subscriptionContained", "handleReleased", "calledAt",
-        "stopped",
-    ]
+    /// Tags below this are counted: the size of the counters' storage.
+    package static var countedTagLimit: Int { KindCounts.capacity }
 
     package init() {}
 
-    /// Counts one event: its time, thread and kind (an index of ``eventKindNames``).
+    /// Counts one event: its time, thread and kind (its record's tag).
     @inline(__always)
-    mutating func count(time: UInt64, thread: UInt32, kind: Int) {
+    mutating func count(_ event: CompactEvent) {
         events &+= 1
-        if firstTime == nil { firstTime = time }
-        lastTime = time
-        if thread != lastThread {
-            lastThread = thread
-            threadNumbers.insert(thread)
+        if firstTime == nil { firstTime = event.time }
+        lastTime = event.time
+        if event.thread != lastThread {
+            lastThread = event.thread
+            threadNumbers.insert(event.thread)
         }
-        kindCounts.count(kind)
+        kindCounts.count(event.tag)
     }
 
     mutating func created(_ kind: OutputKind) {
@@ -52,92 +50,56 @@ package struct TraceStatistics: Hashable, Sendable {
         siteActivity.add(node.updateCount, at: node.siteKey)
     }
 
-    /// The indexes of binds and creations, which the replay counts before building their records.
-    static var outputCreatedIndex: Int { 0 }
-    static var boundIndex: Int { 3 }
-
-    @inline(__always)
-    static func index(of kind: TraceEvent.Kind) -> Int {
-        switch kind {
-        case .outputCreated: 0
-        case .edge: 1
-        case .innerSwitch: 2
-        case .bound: 3
-        case .updated: 4
-        case .fired: 5
-        case .unbound: 6
-        case .dangling: 7
-        case .released: 8
-        case .scopeBegan: 9
-        case .scopeEnded: 10
-        case .mark: 11
-        case .labeled: 12
-        case .subscriptionContained: 13
-        case .handleReleased: 14
-        case .calledAt: 15
-        case .stopped: 16
-        }
-    }
-
-    @inline(__always)
-    static func index(of kind: CompactEvent.Kind) -> Int {
-        switch kind {
-        case .edge: 1
-        case .innerSwitch: 2
-        case .updated: 4
-        case .fired: 5
-        case .unbound: 6
-        case .dangling: 7
-        case .released: 8
-        case .scopeEnded: 10
-        case .subscriptionContained: 13
-        case .handleReleased: 14
-        case .stopped: 16
-        case .bound: boundIndex
-        case .outputCreated: outputCreatedIndex
-        // Counted from its full kind.
-        case .detailed: 0
-        }
-    }
-
     package static func == (lhs: TraceStatistics, rhs: TraceStatistics) -> Bool {
-        lhs.eventsByKind == rhs.eventsByKind && lhs.outputsByKind == rhs.outputsByKind && lhs.events == rhs.events
+        lhs.kindCounts == rhs.kindCounts && lhs.outputsByKind == rhs.outputsByKind && lhs.events == rhs.events
             && lhs.firstTime == rhs.firstTime && lhs.lastTime == rhs.lastTime && lhs.threadNumbers == rhs.threadNumbers
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(events)
-        hasher.combine(eventsByKind)
+        hasher.combine(kindCounts)
     }
 }
 
-/// A counter per event kind, in the statistics' own storage.
-private struct KindCounts: Sendable {
+/// A counter per tag, indexed by the tag's raw value, in the statistics' own storage: no table
+/// maps kinds to indexes, and counting is one add at an offset.
+private struct KindCounts: Hashable, Sendable {
     private var storage:
         (
             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    /// How many kinds the storage holds: room for a few kinds more than the format has.
-    static var capacity: Int { 24 }
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        )
+    /// One more than the largest tag the storage holds; `TraceFormat.Tag`'s are below it
+    /// (`EventKindConformanceTests` checks), so a new tag past it fails a test, not a user's trace.
+    static var capacity: Int { 32 }
 
-    /// Adds one to the count of `kind`, an index of ``TraceStatistics/eventKindNames``.
+    /// Adds one to the count of `tag`.
     @inline(__always)
-    mutating func count(_ kind: Int) {
-        // Kinds are the replay's own indexes; the check keeps a wrong one inside the storage.
-        precondition(UInt(bitPattern: kind) < KindCounts.capacity)
+    mutating func count(_ tag: TraceFormat.Tag) {
+        let index = Int(tag.rawValue)
+        // The tags are the format's own; the check keeps a tag past the storage out of memory.
+        precondition(index < KindCounts.capacity)
         withUnsafeMutableBytes(of: &storage) { bytes in
             let counts = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt64.self)
-            counts[kind] &+= 1
+            counts[index] &+= 1
         }
     }
 
-    /// The counts, indexed like ``TraceStatistics/eventKindNames``.
-    var counts: [UInt64] {
-        withUnsafeBytes(of: storage) { bytes in
-            Array(bytes.bindMemory(to: UInt64.self).prefix(TraceStatistics.eventKindNames.count))
-        }
+    /// The count of `tag`.
+    subscript(tag: TraceFormat.Tag) -> UInt64 {
+        withUnsafeBytes(of: storage) { bytes in bytes.load(fromByteOffset: Int(tag.rawValue) * 8, as: UInt64.self) }
     }
+
+    private var counts: [UInt64] {
+        withUnsafeBytes(of: storage) { bytes in Array(bytes.bindMemory(to: UInt64.self)) }
+    }
+
+    static func == (lhs: KindCounts, rhs: KindCounts) -> Bool { lhs.counts == rhs.counts }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(counts) }
 }
 
 /// Updates and Outputs by site, added to at every release with updates: an open-addressing table

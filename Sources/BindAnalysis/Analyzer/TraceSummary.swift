@@ -59,10 +59,7 @@ extension Replay {
         }
         .sorted { ($1.updates, $0.site) < ($0.updates, $1.site) }
         .prefix(10)
-        let kinds = TraceStatistics.eventKindNames.indices.compactMap { index in
-            statistics.eventsByKind[index] > 0
-                ? (TraceStatistics.eventKindNames[index], statistics.eventsByKind[index]) : nil
-        }
+        let kinds = statistics.eventsByKind.compactMap { $0.count > 0 ? ($0.tag.name, $0.count) : nil }
         let outputs = OutputKind.allCases.compactMap { kind in
             statistics.outputsByKind[Int(kind.rawValue)] > 0
                 ? (kind, statistics.outputsByKind[Int(kind.rawValue)]) : nil

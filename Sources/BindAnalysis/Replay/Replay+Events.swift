@@ -1,0 +1,456 @@
+import BindTraceModel
+
+// What each event does to the graph: the state and the finders it feeds.
+
+extension Replay {
+    /// An update or fire (`eventName`) of `output`.
+    @inline(__always)
+    func applyUpdate(
+        output: UInt64, cause: TraceCause?, preview: String?, of eventName: String, event: CompactEvent
+    ) {
+        enter(cause, event: event)
+        // Hot path: the node is used through an unretained reference (the table holds it).
+        let reference = outputTable.reference(output)
+        if let reference {
+            let (hasOpenUpdate, hasSuperseded, isRedundant) = reference._withUnsafeGuaranteedRef { node in
+                node.updateCount &+= 1
+                node.lastUpdateTime = event.time
+                // Judged only with previews (the value's description), before the new one replaces it.
+                let isRedundant =
+                    preview != nil && looksForRedundantUpdates && node.inFocus
+                    && RedundantUpdateFinder.isRedundant(node, previous: node.lastPreview, value: preview)
+                if let preview { node.lastPreview = preview }
+                return (node.openFrames > 0, node.supersededBindings > 0, isRedundant)
+            }
+            if redundantUpdates.isTracking {
+                redundantUpdates.updated(thread: event.thread, stack: frameStacks.view(event.thread))
+            }
+            if isRedundant, let preview {
+                redundantUpdates.redundant(
+                    reference.takeUnretainedValue(), value: preview, sequence: event.sequence, thread: event.thread,
+                    stack: frameStacks.view(event.thread))
+            }
+            if hasSuperseded { duplicateBindings.delivered(output: output, sequence: event.sequence) }
+            // Feedback: this Output's own update is still open on this thread.
+            if hasOpenUpdate, let cause, looksForFeedbackCycles {
+                feedbackCycles.check(
+                    reference.takeUnretainedValue(), cause: cause, stack: frameStacks.view(event.thread),
+                    sequence: event.sequence, replay: self)
+            }
+            // A combine or merge reached again by the same root: a glitch (the stack ends at the cause).
+            if cause != nil {
+                let node = reference.takeUnretainedValue()
+                if node.kind == .combine || node.kind == .merge {
+                    glitches.updated(
+                        node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
+                }
+            }
+        } else {
+            _ = liveOutput(output, of: eventName, event: event)
+        }
+        if stoppedCombines.isWatching { stoppedCombines.updated(output, sequence: event.sequence, replay: self) }
+        push(
+            Frame(
+                sequence: event.sequence, kind: .update, outputReference: reference, outputID: output,
+                causeSubscription: cause?.subscription ?? 0, boundSubscription: 0),
+            thread: event.thread)
+    }
+
+    func applyBound(_ binding: BindingRecord, event: CompactEvent) {
+        if binding.preexisting {
+            lastDepth = 0
+            // A capture starting during a file recording announces again what is already known.
+            if subscriptionTable.reference(binding.subscription) != nil { return }
+        } else {
+            enter(binding.cause, event: event)
+            // Unretained lookups: a frame holds no reference, and a test needs none.
+            push(
+                Frame(
+                    sequence: event.sequence, kind: .bind, outputReference: outputTable.reference(binding.output),
+                    outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
+                    boundSubscription: binding.subscription),
+                thread: event.thread)
+            if subscriptionTable.reference(binding.subscription) != nil {
+                record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
+                return
+            }
+        }
+        if endedSubscriptions.contains(binding.subscription) {
+            record(
+                .reusedSubscriptionID, event,
+                "subscription \(binding.subscription) is bound again after it was unbound")
+        }
+        // Unretained lookups: the node takes the one retain of each it keeps.
+        let outputReference = liveOutputReference(binding.output, of: "bound", event: event)
+        let scopeReference = scopeNodeReference(binding.scope, event: event)
+        let inFocus = isInFocus(scopeReference)
+        if binding.scope == 0, openScopeCount > 0, !binding.isInternal, !binding.preexisting {
+            noteUnscopedBind(binding, event: event)
+        }
+        // The table takes over the node's one reference: a recycled node's, or a new one's.
+        let reference: Unmanaged<SubscriptionNode>
+        if let recycled = subscriptionPool.popLast() {
+            recycled._withUnsafeGuaranteedRef {
+                $0.rebind(
+                    binding, output: outputReference, scope: scopeReference, boundAt: event.sequence, inFocus: inFocus)
+            }
+            reference = recycled
+        } else {
+            reference = .passRetained(
+                SubscriptionNode(
+                    binding, symbols: symbols, output: outputReference, scope: scopeReference,
+                    boundAt: event.sequence, inFocus: inFocus))
+        }
+        subscriptionTable.insert(retained: reference, for: binding.subscription)
+        reference._withUnsafeGuaranteedRef { node in
+            if !binding.isInternal, let scopeReference {
+                let hasEnded = scopeReference._withUnsafeGuaranteedRef { scope in
+                    if scope.endedAt == nil { scope.add(node) }
+                    return scope.endedAt != nil
+                }
+                // Carried work binding after its scope ended: judged as the scope's end judged its own.
+                if hasEnded && !recordsHandles { markAbandoned(node, time: event.time) }
+            }
+            if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
+        }
+        if let outputReference {
+            let isShared = outputReference._withUnsafeGuaranteedRef { output in
+                output.boundCount += 1
+                // Bound after the scope it was created in ended, by other work (not that scope, nor a
+                // scope enclosing it — the same screen's work): shared, long-lived by design.
+                guard !output.usedOutsideScope, output.scope?.hasEnded == true,
+                    let ended = output.scope?.endedScope
+                else { return false }
+                let scope = scopeReference?.takeUnretainedValue()
+                return !ended.contains(scope) && scope?.contains(ended) != true
+            }
+            if isShared { outputReference._withUnsafeGuaranteedRef { $0.usedOutsideScope = true } }
+        }
+    }
+
+    func applyUnbound(_ subscription: UInt64, reason: UnbindReason, event: CompactEvent) {
+        guard let reference = subscriptionTable.removeReference(forKey: subscription) else {
+            let detail =
+                endedSubscriptions.contains(subscription)
+                ? "which was already unbound" : "which the trace never bound"
+            record(.unknownSubscription, event, "unbind (\(reason)) of subscription \(subscription), \(detail)")
+            return
+        }
+        endedSubscriptions.insert(subscription)
+        reference._withUnsafeGuaranteedRef { ended($0, reason: reason, event: event) }
+        // An internal or scope-less subscription is usually held by nothing else now.
+        recycle(reference)
+    }
+
+    /// Takes over the reference `node` holds: keeps the node for a later bind when nothing else
+    /// refers to it (no scope list, group, finding or table), so no one can see it change; else
+    /// releases it.
+    @inline(__always)
+    func recycle(_ node: Unmanaged<SubscriptionNode>) {
+        recycle(node.takeRetainedValue())
+    }
+
+    /// Keeps `node` for a later bind when this is the only reference to it (see the other `recycle`).
+    @inline(__always)
+    func recycle(_ node: consuming SubscriptionNode) {
+        guard isKnownUniquelyReferenced(&node), subscriptionPool.count < Self.poolLimit else { return }
+        // Its Output, released while this subscription's scope kept the node, may have no other holder.
+        if let output = node.takeOutputNode(), output.releasedAt != nil { recycle(output) }
+        node.clear()
+        subscriptionPool.append(.passRetained(consume node))
+    }
+
+    /// Bookkeeping of a subscription that ends: unbound, or dropped with its released Output.
+    func ended(_ node: SubscriptionNode, reason: UnbindReason, event: CompactEvent) {
+        node.unboundAt = event.sequence
+        node.outputReference?._withUnsafeGuaranteedRef { $0.boundCount -= 1 }
+        if !node.isInternal { node.scopeReference?._withUnsafeGuaranteedRef { $0.boundSubscriptions -= 1 } }
+        if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
+        if node.containerGroupReference != nil { duplicateBindings.containers.unbound(node) }
+        if reason == .container, node.container != 0, node.scope?.endedScope != nil {
+            reusedContainers.insert(node.container)
+        }
+        if reason == .outputReleased, node.target == nil, node.handleReleasedAt != nil {
+            droppedClosuresReleasedWithOutput.insert(node.siteKey)
+        }
+        if reason == .outputReleased, let target = node.targetKey, node.handleReleasedAt != nil {
+            let key = BindingGroup.Key(target: target, site: node.siteKey)
+            releasedWithOutput[key] = (releasedWithOutput[key]?.first ?? event.sequence, event.sequence)
+        }
+        // A leak that ended late: abandoned, it kept receiving values after its scope ended until
+        // its Output went away.
+        if reason == .outputReleased, recordsHandles, node.handleReleasedAt != nil, node.inFocus,
+            let mark = node.updatesAtAbandon, let output = node.outputNode, output.updateCount > mark,
+            !node.diesWithItsOutput
+        {
+            let duration = output.lastUpdateTime > node.timeAtAbandon ? output.lastUpdateTime - node.timeAtAbandon : 0
+            lateLeaks.append((node, output.updateCount - mark, duration))
+        }
+    }
+
+    func scopeEnded(_ scope: ScopeNode, event: CompactEvent) {
+        scope.endedAt = event.sequence
+        scope.endTime = event.time
+        if scope.isCounted {
+            openScopeCount -= 1
+            openScopesByThread[scope.thread, default: 1] -= 1
+            if openScopesByThread[scope.thread] == 0 { openScopesByThread[scope.thread] = nil }
+        }
+        rememberEnded(scope)
+        var nodes: [SubscriptionNode] = []
+        swap(&nodes, &scope.subscriptions)
+        for node in nodes where node.unboundAt == nil {
+            // Without handle records, the scope's end is the only mark; with them, the handle's release too.
+            if !recordsHandles || node.handleReleasedAt != nil { markAbandoned(node, time: event.time) }
+        }
+        // The unbound ones were held by this list only, most of the time.
+        while let node = nodes.popLast() { recycle(node) }
+        // The list's storage serves the next scope.
+        if nodes.capacity <= 64 && spareSubscriptionLists.count < 64 { spareSubscriptionLists.append(nodes) }
+    }
+
+    /// Keeps `scope` findable by id for work that binds in it after it ended (the oldest goes first).
+    func rememberEnded(_ scope: ScopeNode) {
+        if endedScopeOrder.count < Self.endedScopeLimit {
+            endedScopeOrder.append(scope.id)
+        } else {
+            let oldest = endedScopeOrder[endedScopeCursor]
+            endedScopes[oldest]?.subscriptions = []
+            endedScopes[oldest] = nil
+            endedScopeOrder[endedScopeCursor] = scope.id
+            endedScopeCursor = (endedScopeCursor + 1) % Self.endedScopeLimit
+        }
+        endedScopes[scope.id] = scope
+    }
+
+    /// A user's bind on a thread running no scope while another thread runs scoped work (in focus):
+    /// work handed to another thread without its scope, most likely. Noted once per site.
+    @inline(never)
+    func noteUnscopedBind(_ binding: BindingRecord, event: CompactEvent) {
+        // At most `noteLimit` lines: a hostile trace cannot make notes cost more than that.
+        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil,
+            unscopedBinds.count < Self.noteLimit
+        else { return }
+        let running = scopeTable.values.filter { $0.isCounted && $0.endedAt == nil && isInFocus($0) }
+        guard let scope = running.max(by: { $0.beganAt < $1.beganAt }) else { return }
+        let message =
+            "bound on a thread that runs no trace scope while scope '\(Narrator.shortened(scope.name))' runs on "
+            + "another: if this is that scope's work, carry the scope to it (BindTrace.inheritingScope { … }, or "
+            + "BindTrace.withScope(token) { … } with a token taken where the work was handed over), or its leaks "
+            + "are not judged with it"
+        unscopedBinds[binding.site] = AnalysisNote(
+            site: symbols.site(binding.site), message: message, event: event.sequence)
+    }
+
+    /// Notes about binds that no scope judged (see ``noteUnscopedBind(_:event:)``), by site.
+    public var notes: [AnalysisNote] {
+        unscopedBinds.values.sorted { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) }
+    }
+
+    /// Notes the moment `node` became a leak candidate: later deliveries are counted from here.
+    func markAbandoned(_ node: SubscriptionNode, time: UInt64) {
+        node.updatesAtAbandon = node.outputNode?.updateCount ?? 0
+        node.timeAtAbandon = time
+    }
+
+    func applyCreated(_ creation: CreationRecord, event: CompactEvent) {
+        if creation.preexisting { lastDepth = 0 } else { enter(creation.cause, event: event) }
+        if let existing = outputTable.reference(creation.output)?.takeUnretainedValue() {
+            if creation.preexisting {
+                // Announced again (a new capture during a file recording): not a new Output.
+                if let label = creation.label { existing.label = label }
+            } else {
+                record(.reusedOutputID, event, "Output \(creation.output) is created again while alive")
+            }
+            return
+        }
+        if releasedOutputs.contains(creation.output) {
+            record(.reusedOutputID, event, "Output \(creation.output) is created again after its release")
+            keptReleased[creation.output] = nil
+        }
+        let scope = scopeNodeReference(creation.scope, event: event)
+        let inFocus = isInFocus(scope)
+        // The node's scope takes one retain, the table the node's.
+        if let recycled = outputPool.popLast() {
+            recycled._withUnsafeGuaranteedRef {
+                $0.recreate(creation, scope: scope?.retain(), createdAt: event.sequence, inFocus: inFocus)
+            }
+            outputTable.insert(retained: recycled, for: creation.output)
+        } else {
+            outputTable.insert(
+                retained: .passRetained(
+                    OutputNode(
+                        creation, symbols: symbols, scope: scope?.retain(), createdAt: event.sequence,
+                        inFocus: inFocus)),
+                for: creation.output)
+        }
+        statistics.created(creation.kind)
+    }
+
+    func applyReleased(_ output: UInt64, event: CompactEvent) {
+        guard let reference = outputTable.removeReference(forKey: output) else {
+            _ = liveOutput(output, of: "released", event: event)
+            return
+        }
+        // The table's reference, now this function's.
+        let node = reference.takeRetainedValue()
+        releasedOutputs.insert(output)
+        node.releasedAt = event.sequence
+        if node.frameReferences > 0 { releasedWithOpenFrames[ObjectIdentifier(node)] = node }
+        if looksForStoppedCombines {
+            stoppedCombines.released(node, sequence: event.sequence)
+            stoppedCombines.forget(output)
+        }
+        statistics.released(node)
+        noteLateOutputLeak(node, event: event)
+        if node.boundCount > 0 {
+            record(
+                .releasedWhileBound, event,
+                "Output \(output) is released with \(node.boundCount) subscription(s) still bound")
+            for (id, subscription) in subscriptionTable.entries where subscription.output == output {
+                subscriptionTable[id] = nil
+                endedSubscriptions.insert(id)
+                ended(subscription, reason: .outputReleased, event: event)
+            }
+            node.boundCount = 0
+        }
+        if options.keepsReleasedOutputs {
+            keptReleased[output] = node
+            return
+        }
+        for edge in node.incoming {
+            outputTable.reference(edge.source)?._withUnsafeGuaranteedRef { source in
+                source.outgoing.removeAll { $0.derived == output }
+            }
+        }
+        for edge in node.outgoing {
+            outputTable.reference(edge.derived)?._withUnsafeGuaranteedRef { derived in
+                derived.incoming.removeAll { $0.source == output }
+            }
+        }
+        node.removeEdges()
+        recycle(node)
+    }
+
+    /// A derived Output released long after its scope ended, which an outer source kept alive all
+    /// that time: longer after the scope than the scope's own work lasted (in events).
+    func noteLateOutputLeak(_ node: OutputNode, event: CompactEvent) {
+        guard node.hasOuterSource, node.inFocus, !node.usedOutsideScope, let scope = node.scope?.endedScope,
+            scope.isCounted, let endedAt = scope.endedAt
+        else { return }
+        let after = event.sequence - endedAt
+        guard after > endedAt - scope.beganAt else { return }
+        node.outlivedItsScope = true
+        if let existing = lateOutputLeaks[node.siteKey] {
+            lateOutputLeaks[node.siteKey] = (existing.first, existing.count + 1)
+            return
+        }
+        let leak = LateOutputLeak(
+            node: node, scope: scope, events: after,
+            duration: event.time > scope.endTime ? event.time - scope.endTime : 0,
+            releasedAt: event.sequence)
+        lateOutputLeaks[node.siteKey] = (leak, 1)
+    }
+
+    /// Keeps `node`, released, for a later creation when nothing else refers to it: no subscription,
+    /// open frame (``releasedWithOpenFrames`` holds those), finding or table. Else releases it.
+    @inline(__always)
+    func recycle(_ node: consuming OutputNode) {
+        guard isKnownUniquelyReferenced(&node), outputPool.count < Self.poolLimit else { return }
+        node.clear()
+        outputPool.append(.passRetained(consume node))
+    }
+
+    func applyEdge(source: UInt64, derived: UInt64, operation: OutputKind, event: CompactEvent) {
+        // Unretained: the table holds both.
+        guard let sourceReference = liveOutputReference(source, of: "edge", event: event),
+            let derivedReference = liveOutputReference(derived, of: "edge", event: event)
+        else { return }
+        let edge = EdgeState(source: source, derived: derived, operation: operation, role: .operator)
+        let isNew = sourceReference._withUnsafeGuaranteedRef { sourceNode in
+            guard !sourceNode.outgoing.contains(where: { $0.derived == derived && $0.role == .operator }) else {
+                return false
+            }
+            sourceNode.outgoing.append(edge)
+            return true
+        }
+        guard isNew else { return }
+        let sourceScope = sourceReference._withUnsafeGuaranteedRef { $0.scope }
+        derivedReference._withUnsafeGuaranteedRef { derived in
+            derived.incoming.append(edge)
+            if let scope = derived.scope, !scope.contains(sourceScope) { derived.hasOuterSource = true }
+        }
+        if looksForStructuralCycles {
+            structuralCycles.check(edge, replay: self, sequence: event.sequence)
+        }
+    }
+
+    func applyInnerSwitch(flatMap: UInt64, inner: UInt64, event: CompactEvent) {
+        guard let flatMapNode = liveOutput(flatMap, of: "innerSwitch", event: event),
+            let innerNode = liveOutput(inner, of: "innerSwitch", event: event)
+        else { return }
+        // The previous current inner becomes a past inner.
+        for index in flatMapNode.incoming.indices where flatMapNode.incoming[index].role == .currentInner {
+            let previous = flatMapNode.incoming[index].source
+            flatMapNode.incoming[index].role = .pastInner
+            if let previousNode = outputTable[previous] {
+                previousNode.setRole(.pastInner, toward: flatMap)
+                if previousNode.innerOf == flatMap { previousNode.innerOf = 0 }
+            }
+        }
+        innerNode.innerOf = flatMap
+        if let index = flatMapNode.incoming.firstIndex(where: { $0.source == inner && $0.role == .pastInner }) {
+            flatMapNode.incoming[index].role = .currentInner
+            innerNode.setRole(.currentInner, toward: flatMap)
+            return
+        }
+        let edge = EdgeState(source: inner, derived: flatMap, operation: .flatMap, role: .currentInner)
+        innerNode.outgoing.append(edge)
+        flatMapNode.incoming.append(edge)
+        if looksForStructuralCycles {
+            structuralCycles.check(edge, replay: self, sequence: event.sequence)
+        }
+    }
+
+    func applyDangling(_ subscription: UInt64, event: CompactEvent) {
+        guard let node = subscriptionTable[subscription] else {
+            record(
+                .unknownSubscription, event,
+                "delivery to a gone Binder target through subscription \(subscription), which is not bound")
+            return
+        }
+        node.danglingDeliveries &+= 1
+        if node.firstDangling == 0 {
+            node.firstDangling = event.sequence
+            // Its target is gone: a later bind to an object at the same address is another target.
+            if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
+            // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
+            let stack = frameStacks.frames(event.thread)
+            node.firstDanglingUpdate =
+                stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
+        }
+        if looksForDanglingBinders { danglingBinders.delivered(node, sequence: event.sequence) }
+    }
+
+    func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: CompactEvent) {
+        if let replaced = scopeTable[id] {
+            record(.reusedScopeID, event, "scope \(id) ('\(name)') begins again while open")
+            replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
+            if replaced.isCounted {
+                openScopeCount -= 1
+                openScopesByThread[replaced.thread, default: 1] -= 1
+            }
+        }
+        let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
+        if options.focusScope == id { sawFocusScope = true }
+        let scope = ScopeNode(
+            id: id, parent: parentNode, name: name, site: site, beganAt: event.sequence,
+            inFocus: options.focusScope == id || parentNode?.inFocus == true)
+        scope.isCounted = true
+        scope.thread = event.thread
+        openScopeCount += 1
+        openScopesByThread[event.thread, default: 0] += 1
+        if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
+        scopeTable[id] = scope
+    }
+}
