@@ -21,7 +21,7 @@ struct LongTraceSiteTests {
         // defined by the first of them), then a screen whose closure keeps its Output alive
         // (captured outside #require: inside a macro's argument, #line is the macro's)
         let captured = BindTrace.capture {
-            for _ in 0..<5_000 { BindTrace.scope("idle") {} }
+            for _ in 0..<2_500 { BindTrace.scope("idle") {} }
             BindTrace.scope("screen") {
                 let count = Output<Int>(value: 1)
                 KeptForever.shared.keep(count.bind { _ in _ = count })

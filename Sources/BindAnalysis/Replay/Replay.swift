@@ -106,7 +106,7 @@ public final class Replay {
     var endedScopes: [UInt64: ScopeNode] = [:]
     var endedScopeOrder: [UInt64] = []
     var endedScopeCursor = 0
-    static var endedScopeLimit: Int { 4096 }
+    static var endedScopeLimit: Int { 16_384 }
     static var noteLimit: Int { 200 }
     /// Scopes open now (placeholders not counted), and how many began on each thread.
     @exclusivity(unchecked) var openScopeCount = 0
