@@ -104,7 +104,7 @@ let package = Package(
             dependencies: [
                 "Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport",
             ]),
-        .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting"]),
+        .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting", "BindTraceTestSupport"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
         // process (captures) and as a recorded program judged by `bind-trace check --format json`.
         .executableTarget(name: "AppCorpus", dependencies: ["Bind"], path: "Tests/AppCorpus"),
