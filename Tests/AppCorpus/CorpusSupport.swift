@@ -37,14 +37,35 @@ enum CorpusPrograms {
     ]
 }
 
-// Headless stand-ins for UIKit views: plain classes with properties a screen binds to.
+// Headless stand-ins for UIKit views: classes with properties a screen binds to. Programs bind
+// from OperationQueues and Threads as well as the main thread, so each property takes a lock (a
+// real app would hop to the main queue; the corpus judges the hand-off, not the hop).
 
-final class Label: BindableCompatible {
-    var text = ""
+final class Label: BindableCompatible, @unchecked Sendable {
+    private let storage = Locked("")
+    var text: String {
+        get { storage.value }
+        set { storage.value = newValue }
+    }
 }
 
-final class Toggle: BindableCompatible {
-    var isOn = false
+final class Toggle: BindableCompatible, @unchecked Sendable {
+    private let storage = Locked(false)
+    var isOn: Bool {
+        get { storage.value }
+        set { storage.value = newValue }
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }
 
 /// A text field: `text` is what the user typed, and what is shown.
