@@ -14,7 +14,7 @@ public struct AnalysisNote: Hashable, Sendable {
     /// The sequence number of the first event it is about.
     public var event: UInt64
 
-    public init(site: SourceSite, message: String, event: UInt64) {
+    @_spi(Harness) public init(site: SourceSite, message: String, event: UInt64) {
         self.site = site
         self.message = message
         self.event = event

@@ -92,7 +92,7 @@ public struct Finding: Hashable, Sendable {
         public var site: SourceSite
         public var note: String
 
-        public init(site: SourceSite, note: String) {
+        @_spi(Harness) public init(site: SourceSite, note: String) {
             self.site = site
             self.note = note
         }
@@ -112,7 +112,7 @@ public struct Finding: Hashable, Sendable {
     /// The sequence number of the event where the problem showed.
     public var event: UInt64
 
-    public init(
+    @_spi(Harness) public init(
         kind: Kind, message: String, site: SourceSite?, related: [Related] = [], outputs: [UInt64] = [],
         subscriptions: [UInt64] = [], event: UInt64 = 0
     ) {

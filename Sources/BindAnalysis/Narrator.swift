@@ -17,7 +17,7 @@ import BindTraceModel
 public enum Narrator {
     /// An Output's name: `'title' (String)`; unlabelled, `Relay<Int> at Model.swift:4` for a
     /// source and `map → String at Feed.swift:12` for an operator's Output.
-    public static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
+    package static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
         if let label { return "'\(shortened(label))' (\(shortened(valueType)))" }
         switch kind {
         case .output: return "Output<\(shortened(valueType))> at \(place(site))"
@@ -54,7 +54,7 @@ public enum Narrator {
     }
 
     /// What was bound: `Binder to Label`, or `closure` for a closure bind.
-    public static func what(target: BinderTarget?) -> String {
+    package static func what(target: BinderTarget?) -> String {
         target.map { "Binder to \(name(of: $0))" } ?? "closure"
     }
 

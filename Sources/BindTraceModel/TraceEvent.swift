@@ -31,7 +31,7 @@ public struct TraceCause: Hashable, Sendable {
     /// The sequence number of the update, fire or bind that was delivering to it.
     public var event: UInt64
 
-    public init(subscription: UInt64, event: UInt64) {
+    @_spi(Harness) public init(subscription: UInt64, event: UInt64) {
         self.subscription = subscription
         self.event = event
     }
@@ -44,7 +44,7 @@ public struct BinderTarget: Hashable, Sendable {
     /// The target's identity while it lived (its address: may be reused after it is released).
     public var identity: UInt64
 
-    public init(type: String, identity: UInt64) {
+    @_spi(Harness) public init(type: String, identity: UInt64) {
         self.type = type
         self.identity = identity
     }
@@ -62,7 +62,7 @@ public struct TraceEvent: Hashable, Sendable {
     public var offset: Int
     public var kind: Kind
 
-    public init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, kind: Kind) {
+    @_spi(Harness) public init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, kind: Kind) {
         self.sequence = sequence
         self.time = time
         self.thread = thread
@@ -111,7 +111,7 @@ public struct TraceEvent: Hashable, Sendable {
         public var preexisting: Bool
         public var cause: TraceCause?
 
-        public init(
+        @_spi(Harness) public init(
             output: UInt64, kind: OutputKind, valueType: String, site: SourceSite, label: String? = nil,
             scope: UInt64 = 0, preexisting: Bool = false, cause: TraceCause? = nil
         ) {
@@ -137,7 +137,7 @@ public struct TraceEvent: Hashable, Sendable {
         public var preexisting: Bool
         public var cause: TraceCause?
 
-        public init(
+        @_spi(Harness) public init(
             subscription: UInt64, output: UInt64, site: SourceSite, isInternal: Bool = false,
             target: BinderTarget? = nil, scope: UInt64 = 0, preexisting: Bool = false, cause: TraceCause? = nil
         ) {

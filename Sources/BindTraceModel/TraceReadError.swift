@@ -45,7 +45,7 @@ public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
     public var message: String
 
-    public init(offset: Int, message: String) {
+    @_spi(Harness) public init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }

@@ -29,7 +29,7 @@ public final class TraceReader {
     /// Events missing from the trace: the recorder's `lost` records (a failed write, a crash flush
     /// that could not order them) summed, the events of the file this one continues (``continuedFrom``),
     /// and events whose numbers are missing between two chunks with no `lost` record saying so.
-    public internal(set) var lostEvents: UInt64 = 0
+    package internal(set) var lostEvents: UInt64 = 0
     /// Sequence numbers that no event of the trace takes: those of the events the trace says it
     /// lost, so that the events after a loss keep the numbers the recorder gave them (and their
     /// causes, counted back, stay right). An event's ``TraceEvent/sequence`` is its position in the
@@ -44,7 +44,7 @@ public final class TraceReader {
     /// The process that wrote the trace (its `writer` record), if the trace says.
     package internal(set) var writer: (process: UInt64, group: UInt64, session: UInt64)?
     /// Bytes at the end that hold an incomplete record and were ignored (the trace was cut short).
-    public internal(set) var ignoredBytes = 0
+    package internal(set) var ignoredBytes = 0
     /// Events whose cause comes from before the trace's first event, read as top level: the
     /// recording (a capture or a file that joined a running stream) began during a delivery.
     /// Expected whenever a sink joins while another thread delivers, so not a warning.

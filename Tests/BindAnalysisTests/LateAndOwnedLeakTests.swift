@@ -1,8 +1,8 @@
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 /// Leaks that ended before the trace did, bindings owned with their Output, released containers,
 /// and retain cycles named at a bind.

@@ -1,8 +1,8 @@
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 /// The replay reuses the node of a subscription or a released Output nothing refers to any more for
 /// the next bind or creation, and the group of a Binder target bound once for the next one: nothing

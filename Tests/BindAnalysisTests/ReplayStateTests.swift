@@ -1,8 +1,8 @@
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 @Suite("Replay: the graph at every moment")
 struct ReplayStateTests {

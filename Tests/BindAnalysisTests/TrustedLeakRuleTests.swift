@@ -1,8 +1,8 @@
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 /// The leak rules on what the trace can prove: superseded bindings, abandoned subscriptions,
 /// leaks that ended late, long-lived Outputs, one finding per retain cycle.

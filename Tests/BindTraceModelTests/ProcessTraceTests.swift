@@ -92,22 +92,6 @@ extension TraceFileTests {
             #expect(reader.ignoredBytes == 0, "whole records only")
         }
 
-        @Test("writes that fail (the file may not grow) are counted, and the trace says how many events are missing")
-        func failedWritesAreCounted() throws {
-            let path = temporaryTracePath()
-            defer { unlink(path) }
-            let (process, _) = try startFixture(["20000", "full"], trace: path)
-            waitOrKill(process)
-            #expect(process.terminationStatus == 0)
-            let reader = try TraceReader(path: path)
-            let events = try reader.readAll()
-            let updates = events.filter { if case .updated = $0.kind { true } else { false } }.count
-            #expect(reader.lostEvents > 0)
-            #expect(reader.gaps == [.lostEvents(reader.lostEvents)], "the end record is there; only the loss is told")
-            #expect(UInt64(updates) + reader.lostEvents >= 40_000, "every update is either in the trace or counted")
-            #expect(reader.ignoredBytes == 0, "a write that failed partway was cut back to whole records")
-        }
-
         @Test("stopRecording stops: BindTrace.isRecording is false after it and later updates reach no file")
         func stopRecordingStops() throws {
             let path = temporaryTracePath()

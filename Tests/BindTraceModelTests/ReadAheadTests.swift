@@ -2,7 +2,7 @@ import BindTraceTestSupport
 import Testing
 
 @testable import BindTraceFormat
-@testable import BindTraceModel
+@_spi(Harness) @testable import BindTraceModel
 
 /// A trace with every kind of event, on two threads, with a few thousand events: enough for many
 /// batches, and detailed events (strings, previews) mixed with compact ones.

@@ -1,6 +1,6 @@
 #if Tracing
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing

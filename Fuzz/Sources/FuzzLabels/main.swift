@@ -7,10 +7,10 @@
 // with the marker `<bindxss` in front. Whatever the text, the outputs must never contain the marker
 // unescaped, the SVG and the JUnit XML must be well-formed XML, the SARIF must be JSON, and an SVG
 // embedded in the report keeps no script element or event handler after cleaning.
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindGraph
 @_spi(Harness) import BindReport
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Foundation
 import FuzzSupport
 

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Turns fuzz bytes into a sequence of decoded events, so the replay sees far more consistent (and
 /// subtly inconsistent) histories than random trace bytes would decode to.

@@ -21,7 +21,7 @@ public struct GraphState: Hashable, Sendable {
     /// Scopes still open, and ended scopes that something alive still belongs to.
     public var scopes: [ScopeState]
 
-    public init(
+    @_spi(Harness) public init(
         sequence: UInt64 = 0, outputs: [OutputState] = [], subscriptions: [SubscriptionState] = [],
         edges: [EdgeState] = [], scopes: [ScopeState] = []
     ) {
@@ -72,7 +72,7 @@ public struct OutputState: Hashable, Sendable {
 
     /// `'title' (String)`, `Relay<Int> at Model.swift:4` or `map → Int at Feed.swift:12`: the
     /// Output's name in findings and replays (``Narrator``).
-    public var displayName: String { Narrator.name(of: self) }
+    package var displayName: String { Narrator.name(of: self) }
 }
 
 /// One bound subscription.

@@ -24,7 +24,7 @@ import BindTraceModel
 ///   scopes something alive belongs to), not to the trace's length. Each event costs O(1) expected,
 ///   except bounded scans on rare events (feedback loops, releases with edges).
 public final class Replay {
-    public let options: AnalysisOptions
+    package let options: AnalysisOptions
     // Hot state: exclusivity is not checked at run time (the replay is single-threaded and never
     // re-enters itself); the checks cost a fifth of the replay, and a tenth of a bind.
     /// Inconsistencies found so far (at most ``AnalysisOptions/maximumTraceErrors``; see ``errorCount``).

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Every distinct text the replay has seen (sites' files, value and target types) once, by a small
 /// number: nodes keep numbers instead of strings, so binding, releasing and grouping by site retain

@@ -31,7 +31,7 @@ public struct TraceError: Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
     public var message: String
 
-    public init(kind: Kind, sequence: UInt64, offset: Int, message: String) {
+    @_spi(Harness) public init(kind: Kind, sequence: UInt64, offset: Int, message: String) {
         self.kind = kind
         self.sequence = sequence
         self.offset = offset

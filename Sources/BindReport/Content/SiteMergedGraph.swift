@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// The graphs of several processes as one: Outputs keyed by where they were created and what kind
 /// they are, so the same screen's `email` in ten test processes is one node. Fed one process's final

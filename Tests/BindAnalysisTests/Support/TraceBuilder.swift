@@ -1,5 +1,5 @@
 import Bind
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 
 /// Builds a trace event by event, as the recorder would write it; each event's offset is 100 × its sequence.

@@ -1,6 +1,6 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindExport
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// Builds a graph state the way the analysis does: from trace events, replayed.
 struct TraceStates {

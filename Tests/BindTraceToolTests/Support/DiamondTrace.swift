@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 
 /// A sign-in form's diamond, as the recorder writes it (1.3, with values and call sites):

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 
 /// Writes a trace in the binary format directly, as the recorder would: for traces the plain build
