@@ -22,6 +22,7 @@ struct ProgressTests {
         #expect(progress.count >= 1, "\(asked.standardError)")
         #expect(progress.last?.contains("KB of ") == true, "bytes read of the total: \(progress)")
         #expect(progress.last?.contains(", 150 events, ") == true, "\(progress)")
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0 != $1 }, "no line told twice: \(progress)")
         #expect(!asked.standardError.contains("\r"), "no in-place updates outside a terminal")
     }
 }

@@ -40,6 +40,8 @@ final class ProgressLine {
     private var shownOnce = false
     private var countdown = 0
     private var latest: (bytes: Int, events: UInt64) = (0, 0)
+    /// The figures of the line shown last: the final line is not written again when nothing moved.
+    private var shown: (bytes: Int, events: UInt64)?
 
     /// - Parameters:
     ///   - path: the trace; its size is the total.
@@ -78,7 +80,7 @@ final class ProgressLine {
         if shownInPlace {
             StandardError.writeRaw("\r\u{1B}[K")
             shownInPlace = false
-        } else if enabled && !inPlace {
+        } else if enabled && !inPlace, shown.map({ $0 != latest }) ?? true {
             show(bytes: latest.bytes, events: latest.events, final: true)
         }
     }
@@ -89,6 +91,7 @@ final class ProgressLine {
         let due = shownOnce ? now - lastShown >= (inPlace ? 0.1 : 5) : (immediate || elapsed >= 1)
         guard final || due else { return }
         shownOnce = true
+        shown = (bytes, events)
         lastShown = now
         var text = "bind-trace: \(label): \(Self.size(bytes))"
         if totalBytes > 0 { text += " of \(Self.size(totalBytes))" }
