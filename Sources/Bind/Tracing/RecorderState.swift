@@ -336,7 +336,10 @@ struct RecorderState {
         let own = takeSequence()
         let event = make(causeField(cause, own: own))
         // The tick delta takes at most 10 bytes, as the length bound of any delta allows for.
-        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+        write(
+            own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength,
+            stamped: Self.isStamped(cause: cause)
+        ) { base, delta in
             TraceRecord.event(delta: delta, event).encode(at: base)
         }
         return own
@@ -351,9 +354,19 @@ struct RecorderState {
     ) -> UInt64 {
         let own = takeSequence()
         let field = causeField(cause, own: own)
-        write(own, maximumLength: maximumLength) { base, delta in encode(base, delta, field) }
+        write(own, maximumLength: maximumLength, stamped: Self.isStamped(cause: cause)) { base, delta in
+            encode(base, delta, field)
+        }
         return own
     }
+
+    /// Whether an event with `cause` reads the clock: only one that no delivery on its thread
+    /// caused. The events a propagation causes on its thread follow its root within nanoseconds and
+    /// are ordered by their sequence numbers; a clock read (~10 ns) was most of what recording one
+    /// cost (docs/trace-format.md, "Time"). The lock-free update path decides the same way
+    /// (`bt_record_update`).
+    @inline(__always)
+    static func isStamped(cause: bt_cause) -> Bool { cause.event == 0 }
 
     /// Takes the next sequence number for a locked event, after merging the updates the rings
     /// hold with smaller numbers.
@@ -365,15 +378,14 @@ struct RecorderState {
     }
 
     /// Writes the event numbered `own` on the calling thread (a thread record first when the
-    /// thread changed).
+    /// thread changed); an event not `stamped` gets a tick delta of 0: the time of the event before it.
     @inline(__always)
     private mutating func write(
-        _ own: UInt64, maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
+        _ own: UInt64, maximumLength: Int, stamped: Bool,
+        _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
     ) {
         switchThread(to: currentRing())
-        let now = bt_ticks()
-        let delta = now > lastTicks ? now - lastTicks : 0
-        if now > lastTicks { lastTicks = now }
+        let delta = stamped ? tickDelta(to: bt_ticks()) : 0
         if count + maximumLength > Self.bufferCapacity { handOn() }
         lastWritten = own
         eventsSinceClock = true
@@ -423,10 +435,19 @@ struct RecorderState {
         }
     }
 
+    /// The tick delta of an event stamped `ticks`, which becomes the last time written. A time
+    /// before the last one (another core's clock, or a thread that read its clock late) counts as
+    /// the last one: times never go back in a trace.
+    @inline(__always)
+    private mutating func tickDelta(to ticks: UInt64) -> UInt64 {
+        guard ticks > lastTicks else { return 0 }
+        defer { lastTicks = ticks }
+        return ticks - lastTicks
+    }
+
     @inline(__always)
     private mutating func writeMerged(_ record: bt_update_record) {
-        let delta = record.ticks > lastTicks ? record.ticks - lastTicks : 0
-        if record.ticks > lastTicks { lastTicks = record.ticks }
+        let delta = record.ticks == UInt64(BT_TICKS_UNSTAMPED) ? 0 : tickDelta(to: record.ticks)
         let own = record.sequence
         let back = causeBack(record.cause_event, own: own)
         if count + 43 > Self.bufferCapacity { handOn() }
@@ -547,7 +568,8 @@ struct RecorderState {
         if let defined { appendRecord(defined) }
         let own = takeSequence()
         // Tag, length and three varints of at most 10 bytes: written in place, like the hot events.
-        write(own, maximumLength: 32) { base, delta in
+        // Not stamped: it says where its update (stamped or not) was called, nothing happens at it.
+        write(own, maximumLength: 32, stamped: false) { base, delta in
             base[0] = TraceFormat.Tag.calledAt.rawValue
             var count = RecordEncoder.writeVarint(delta, at: base, 2)
             count = RecordEncoder.writeVarint(own &- event, at: base, count)
