@@ -9,9 +9,8 @@ package enum TraceFormat {
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
     /// 1: `contained` and `handleReleased` events. 2: `chunk`, `continues` and `writer` records
-    /// and the `stopped` event. 3: `site` records and `calledAt` events. 4: an event with a cause,
-    /// and a `calledAt`, is not stamped (its tick delta is 0; docs/trace-format.md, "Time").
-    package static let minorVersion: UInt16 = 4
+    /// and the `stopped` event. 3: `site` records and `calledAt` events.
+    package static let minorVersion: UInt16 = 3
     /// magic + major + minor + flags.
     package static let headerSize = 16
     /// Strings longer than this are cut (at a character boundary) by the recorder.

@@ -8,6 +8,33 @@ import Testing
 
 @Suite("Root updates record where the app called them")
 struct CallSiteTests {
+    /// Every record of a trace, decoded with the format's own decoder.
+    private func records(of bytes: [UInt8]) throws -> [TraceRecord] {
+        var result: [TraceRecord] = []
+        try bytes.withUnsafeBytes { raw in
+            var offset = TraceFormat.headerSize
+            while offset < raw.count {
+                let tag = raw[offset]
+                var length = 0
+                var shift = 0
+                offset += 1
+                while true {
+                    let byte = raw[offset]
+                    offset += 1
+                    length |= Int(byte & 0x7F) << shift
+                    shift += 7
+                    if byte & 0x80 == 0 { break }
+                }
+                if let known = TraceFormat.Tag(rawValue: tag) {
+                    var payload = PayloadDecoder(bytes: raw, start: offset, end: offset + length)
+                    result.append(try TraceRecord.decode(known, &payload))
+                }
+                offset += length
+            }
+        }
+        return result
+    }
+
     /// The call site recorded for each update or fire of `events`, by sequence number.
     private func callSites(in events: [TraceEvent]) -> [UInt64: SourceSite] {
         var sites: [UInt64: SourceSite] = [:]

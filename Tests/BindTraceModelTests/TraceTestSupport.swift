@@ -1,5 +1,4 @@
 import Bind
-import BindTraceFormat
 import BindTraceModel
 import BindTraceTestSupport
 import Foundation
@@ -49,34 +48,6 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
         }
     }
     return own
-}
-
-/// Every record of a trace, decoded with the format's own decoder (tags this build does not know
-/// are skipped).
-func records(of bytes: [UInt8]) throws -> [TraceRecord] {
-    var result: [TraceRecord] = []
-    try bytes.withUnsafeBytes { raw in
-        var offset = TraceFormat.headerSize
-        while offset < raw.count {
-            let tag = raw[offset]
-            var length = 0
-            var shift = 0
-            offset += 1
-            while true {
-                let byte = raw[offset]
-                offset += 1
-                length |= Int(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 { break }
-            }
-            if let known = TraceFormat.Tag(rawValue: tag) {
-                var payload = PayloadDecoder(bytes: raw, start: offset, end: offset + length)
-                result.append(try TraceRecord.decode(known, &payload))
-            }
-            offset += length
-        }
-    }
-    return result
 }
 
 /// A fresh path for a trace file in the temporary directory.

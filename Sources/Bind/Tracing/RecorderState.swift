@@ -336,10 +336,7 @@ struct RecorderState {
         let own = takeSequence()
         let event = make(causeField(cause, own: own))
         // The tick delta takes at most 10 bytes, as the length bound of any delta allows for.
-        write(
-            own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength,
-            stamped: Self.isStamped(cause: cause)
-        ) { base, delta in
+        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
             TraceRecord.event(delta: delta, event).encode(at: base)
         }
         return own
@@ -354,19 +351,9 @@ struct RecorderState {
     ) -> UInt64 {
         let own = takeSequence()
         let field = causeField(cause, own: own)
-        write(own, maximumLength: maximumLength, stamped: Self.isStamped(cause: cause)) { base, delta in
-            encode(base, delta, field)
-        }
+        write(own, maximumLength: maximumLength) { base, delta in encode(base, delta, field) }
         return own
     }
-
-    /// Whether an event with `cause` reads the clock: only one that no delivery on its thread
-    /// caused. The events a propagation causes on its thread follow its root within nanoseconds and
-    /// are ordered by their sequence numbers; a clock read (~10 ns) was most of what recording one
-    /// cost (docs/trace-format.md, "Time"). The lock-free update path decides the same way
-    /// (`bt_record_update`).
-    @inline(__always)
-    static func isStamped(cause: bt_cause) -> Bool { cause.event == 0 }
 
     /// Takes the next sequence number for a locked event, after merging the updates the rings
     /// hold with smaller numbers.
@@ -388,14 +375,13 @@ struct RecorderState {
     }
 
     /// Writes the event numbered `own` on the calling thread (a thread record first when the
-    /// thread changed); an event not `stamped` gets a tick delta of 0: the time of the event before it.
+    /// thread changed).
     @inline(__always)
     private mutating func write(
-        _ own: UInt64, maximumLength: Int, stamped: Bool,
-        _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
+        _ own: UInt64, maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
     ) {
         switchThread(to: currentRing())
-        let delta = stamped ? Self.tickDelta(from: &lastTicks, to: bt_ticks()) : 0
+        let delta = Self.tickDelta(from: &lastTicks, to: bt_ticks())
         if count + maximumLength > Self.bufferCapacity { handOn() }
         lastWritten = own
         eventsSinceClock = true
@@ -459,8 +445,7 @@ struct RecorderState {
             while true {
                 let update = record.pointee
                 own = update.sequence
-                let delta =
-                    update.ticks == UInt64(BT_TICKS_UNSTAMPED) ? 0 : Self.tickDelta(from: &lastTicks, to: update.ticks)
+                let delta = Self.tickDelta(from: &lastTicks, to: update.ticks)
                 count &+= RecordEncoder.encodeUpdate(
                     at: buffer + count, fire: update.fire != 0, delta: delta, output: update.output,
                     causeBack: causeBack(update.cause_event, own: own), causeSubscription: update.cause_subscription)
@@ -587,8 +572,7 @@ struct RecorderState {
         if let defined { appendRecord(defined) }
         let own = takeSequence()
         // Tag, length and three varints of at most 10 bytes: written in place, like the hot events.
-        // Not stamped: it says where its update (stamped or not) was called, nothing happens at it.
-        write(own, maximumLength: 32, stamped: false) { base, delta in
+        write(own, maximumLength: 32) { base, delta in
             base[0] = TraceFormat.Tag.calledAt.rawValue
             var count = RecordEncoder.writeVarint(delta, at: base, 2)
             count = RecordEncoder.writeVarint(own &- event, at: base, count)

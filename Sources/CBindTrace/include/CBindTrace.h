@@ -97,10 +97,6 @@ static inline void bt_epoch_store(uint32_t *cell, uint32_t epoch) { __atomic_sto
 
 // MARK: - Per-thread rings
 
-/// A record's `ticks` when its event was not stamped: it was caused by a delivery running on its
-/// thread, whose propagation's root was stamped (docs/trace-format.md, "Time"). No clock reads 0.
-#define BT_TICKS_UNSTAMPED 0
-
 /// An update or fire recorded without the recording lock, waiting in its thread's ring for the
 /// merge that encodes it into the stream in sequence order.
 typedef struct {
@@ -149,8 +145,7 @@ static inline bt_ring *bt_ring_current(void) { return bt_current_ring; }
 /// Records an update (or fire) of the Output whose announced epoch is in `announced` into the
 /// calling thread's ring, without the recording lock; returns its sequence number, or 0 when the
 /// locked path must record it (no ring yet, the ring full, no stream, or the Output not announced
-/// in the stream's epoch). The cause is the thread's current one; an update with a cause is not
-/// stamped (the clock read is most of a recorded update's cost, and its propagation's root has one).
+/// in the stream's epoch). The cause is the thread's current one.
 static inline uint64_t bt_record_update(const uint32_t *announced, uint64_t output, bool fire) {
     bt_ring *ring = bt_current_ring;
     if (ring == NULL) return 0;
@@ -165,11 +160,10 @@ static inline uint64_t bt_record_update(const uint32_t *announced, uint64_t outp
         &bt_stream_word, &word, word + 1, memory_order_acq_rel, memory_order_relaxed));
     bt_update_record *record = &ring->records[tail & (BT_RING_CAPACITY - 1)];
     uint64_t sequence = (word & BT_SEQUENCE_MASK) + 1;
-    uint64_t cause_event = bt_current_cause.event;
     record->sequence = sequence;
-    record->ticks = cause_event != 0 ? BT_TICKS_UNSTAMPED : bt_ticks();
+    record->ticks = bt_ticks();
     record->output = output;
-    record->cause_event = cause_event;
+    record->cause_event = bt_current_cause.event;
     record->cause_subscription = bt_current_cause.subscription;
     record->fire = fire;
     atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
