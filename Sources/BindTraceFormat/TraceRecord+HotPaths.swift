@@ -21,8 +21,8 @@ package enum RecordEncoder {
         count = writeVarint(causeBack, at: base, count)
         if causeBack != 0 { count = writeVarint(causeSubscription, at: base, count) }
         base[count] = 0  // no preview
-        count += 1
-        base[1] = UInt8(count - 2)
+        count &+= 1
+        base[1] = UInt8(truncatingIfNeeded: count &- 2)
         return count
     }
 
@@ -67,17 +67,18 @@ package enum RecordEncoder {
     }
 
     /// Always inlined: called once per field, and the optimiser's choice to call it instead varies
-    /// from build to build (a traced bind + unbind: 1,924 or 2,031 instructions).
+    /// from build to build (a traced bind + unbind: 1,924 or 2,031 instructions). Wrapping
+    /// arithmetic: a varint is at most 10 bytes, so `start` plus 10 never overflows.
     @inlinable @inline(__always)
     package static func writeVarint(_ value: UInt64, at base: UnsafeMutablePointer<UInt8>, _ start: Int) -> Int {
         var value = value
         var count = start
         while value >= 0x80 {
             base[count] = UInt8(truncatingIfNeeded: value) | 0x80
-            count += 1
-            value >>= 7
+            count &+= 1
+            value &>>= 7
         }
-        base[count] = UInt8(value)
-        return count + 1
+        base[count] = UInt8(truncatingIfNeeded: value)
+        return count &+ 1
     }
 }

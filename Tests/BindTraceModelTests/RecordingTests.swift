@@ -317,6 +317,40 @@ private func checkConsistent(_ events: [TraceEvent]) -> Int {
 /// causes pointing at the right events, and never hand a capture an update it was not told of.
 @Suite("Updates recorded by several threads at once")
 struct RingRecordingTests {
+    @Test("a chain of ten maps updated 20,000 times on one thread: none lost, each derived update caused by the last")
+    func longRunsOfOneThread() throws {
+        // Given a chain of ten maps: its updates fill the thread's ring, and the recorder's buffer,
+        // many times over, so the merge hands buffers on in the middle of a ring's run
+        let stages = 10
+        let updates = 20_000
+        let recording = try #require(
+            BindTrace.capture {
+                var chain = [Output<Int>()]
+                for _ in 0..<stages { chain.append(chain[chain.count - 1].map { $0 + 1 }) }
+                chain[stages].bind { _ in }
+                // When the app updates its source again and again
+                for value in 0..<updates { chain[0].update(withValue: value) }
+            })
+        let events = try ownEvents(of: recording).filter { if case .updated = $0.kind { true } else { false } }
+
+        // Then every update is there, in the chain's order: a root, then ten updates each caused
+        // by the one just before it (a cause counts events back, so one misplaced record shows)
+        try #require(events.count == updates * (stages + 1))
+        var misplaced = 0
+        var timeWentBack = 0
+        for index in events.indices {
+            let cause = events[index].kind.cause
+            if index % (stages + 1) == 0 {
+                if cause != nil { misplaced += 1 }
+            } else if cause?.event != events[index - 1].sequence {
+                misplaced += 1
+            }
+            if index > 0 && events[index].time < events[index - 1].time { timeWentBack += 1 }
+        }
+        #expect(misplaced == 0)
+        #expect(timeWentBack == 0)
+    }
+
     @Test("captures that begin and end while 4 threads update: each is consistent and gets updates")
     func capturesJoinWhileThreadsUpdate() throws {
         let threads = 4

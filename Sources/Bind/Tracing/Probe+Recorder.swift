@@ -220,7 +220,7 @@ struct OutputProbe {
     /// ``TraceRecorder/updated(_:preview:site:subscribers:)``), unless it is a root update called
     /// from another line than the Output's last recorded one (its `calledAt` takes the lock); the
     /// rest takes the recording lock.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func updated<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, preview: Preview, site: UpdateSite
     ) -> DeliveryProbe {

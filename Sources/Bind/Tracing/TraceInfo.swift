@@ -18,8 +18,10 @@ final class OutputTraceInfo: @unchecked Sendable {
     /// address and the line; 0: none in this recording): a root update from the same line again
     /// needs no record, so it stays on the lock-free path. Guarded by the Output's lock (written
     /// with the recording lock held too); forgotten when the Output is announced to a new recording.
-    @usableFromInline var lastCallFile: UInt = 0
-    @usableFromInline var lastCallLine: UInt = 0
+    /// Unchecked: the lock is what keeps accesses apart, and the runtime's dynamic exclusivity
+    /// check cost every traced root update two calls (`swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline var lastCallFile: UInt = 0
+    @exclusivity(unchecked) @usableFromInline var lastCallLine: UInt = 0
     /// Holds the recording (epoch) in which this Output's creation was last written (0: never):
     /// written with the recording lock held, read by the lock-free update path too.
     @usableFromInline let announcedCell = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
