@@ -12,7 +12,8 @@ extension Replay {
         // Hot path: the node is used through an unretained reference (the table holds it).
         let reference = outputTable.reference(output)
         if let reference {
-            let (hasOpenUpdate, hasSuperseded, isRedundant) = reference._withUnsafeGuaranteedRef { node in
+            let (hasOpenUpdate, hasSuperseded, isRedundant, joinsInputs) = reference._withUnsafeGuaranteedRef {
+                node in
                 node.updateCount &+= 1
                 node.lastUpdateTime = event.time
                 // Judged only with previews (the value's description), before the new one replaces it.
@@ -20,7 +21,10 @@ extension Replay {
                     preview != nil && looksForRedundantUpdates && node.inFocus
                     && RedundantUpdateFinder.isRedundant(node, previous: node.lastPreview, value: preview)
                 if let preview { node.lastPreview = preview }
-                return (node.openFrames > 0, node.supersededBindings > 0, isRedundant)
+                return (
+                    node.openFrames > 0, node.supersededBindings > 0, isRedundant,
+                    node.kind == .combine || node.kind == .merge
+                )
             }
             if redundantUpdates.isTracking {
                 redundantUpdates.updated(thread: event.thread, stack: frameStacks.view(event.thread))
@@ -38,12 +42,11 @@ extension Replay {
                     sequence: event.sequence, replay: self)
             }
             // A combine or merge reached again by the same root: a glitch (the stack ends at the cause).
-            if cause != nil {
-                let node = reference.takeUnretainedValue()
-                if node.kind == .combine || node.kind == .merge {
-                    glitches.updated(
-                        node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
-                }
+            // Its kind read in place above: a strong reference here cost a retain and a release per update.
+            if cause != nil && joinsInputs {
+                glitches.updated(
+                    reference.takeUnretainedValue(), stack: frameStacks.view(event.thread), sequence: event.sequence,
+                    value: preview)
             }
         } else {
             _ = liveOutput(output, of: eventName, event: event)
