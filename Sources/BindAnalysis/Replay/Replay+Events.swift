@@ -196,8 +196,7 @@ extension Replay {
         scope.endTime = event.time
         if scope.isCounted {
             openScopeCount -= 1
-            openScopesByThread[scope.thread, default: 1] -= 1
-            if openScopesByThread[scope.thread] == 0 { openScopesByThread[scope.thread] = nil }
+            openScopesByThread[scope.thread] -= 1
         }
         rememberEnded(scope)
         var nodes: [SubscriptionNode] = []
@@ -218,8 +217,7 @@ extension Replay {
             endedScopeOrder.append(scope.id)
         } else {
             let oldest = endedScopeOrder[endedScopeCursor]
-            endedScopes[oldest]?.subscriptions = []
-            endedScopes[oldest] = nil
+            endedScopes.removeValue(forKey: oldest)?.subscriptions = []
             endedScopeOrder[endedScopeCursor] = scope.id
             endedScopeCursor = (endedScopeCursor + 1) % Self.endedScopeLimit
         }
@@ -231,7 +229,7 @@ extension Replay {
     @inline(never)
     func noteUnscopedBind(_ binding: BindingRecord, event: CompactEvent) {
         // At most `noteLimit` lines: a hostile trace cannot make notes cost more than that.
-        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil,
+        guard openScopesByThread[event.thread] == 0, unscopedBinds[binding.site] == nil,
             unscopedBinds.count < Self.noteLimit
         else { return }
         let running = scopeTable.values.filter { $0.isCounted && $0.endedAt == nil && isInFocus($0) }
@@ -441,7 +439,7 @@ extension Replay {
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
             if replaced.isCounted {
                 openScopeCount -= 1
-                openScopesByThread[replaced.thread, default: 1] -= 1
+                openScopesByThread[replaced.thread] -= 1
             }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
@@ -452,7 +450,7 @@ extension Replay {
         scope.isCounted = true
         scope.thread = event.thread
         openScopeCount += 1
-        openScopesByThread[event.thread, default: 0] += 1
+        openScopesByThread[event.thread] += 1
         if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
         scopeTable[id] = scope
     }
