@@ -74,4 +74,25 @@ struct WorkAcrossThreadsTests {
         trace.endScope(10)
         #expect(TraceAnalyzer.analyze(events: trace.events).notes.isEmpty)
     }
+
+    @Test("threads with large numbers count their scopes too: a note only for the thread that runs none")
+    func largeThreadNumbersCountTheirScopes() {
+        // Given a scope running on a thread whose number is past the small ones recorders hand out,
+        var trace = TraceBuilder()
+        trace.output(1, line: 3)
+        trace.thread = 70_000
+        trace.beginScope(10, name: "export screen")
+        // when that thread binds with no scope, and so does thread 70,001,
+        trace.bind(1, to: 1, line: 50)
+        trace.thread = 70_001
+        trace.bind(2, to: 1, line: 51)
+        trace.thread = 70_000
+        trace.endScope(10)
+        // and, once the scope ended, thread 70,001 binds again with no scope,
+        trace.thread = 70_001
+        trace.bind(3, to: 1, line: 52)
+        let result = TraceAnalyzer.analyze(events: trace.events)
+        // then only thread 70,001's bind while the scope ran is a note.
+        #expect(result.notes.map(\.site.line) == [51])
+    }
 }

@@ -1,4 +1,5 @@
 import BindTraceTestSupport
+import Foundation
 import Testing
 
 @testable import BindTraceFormat
@@ -330,6 +331,61 @@ struct CompactEventTests {
                 try TraceReader(bytes: unknown.bytes).readAll()
             }
         }
+    }
+
+    @Test(
+        "runs of updates across the reader's refills give a sequential read's events and causes before the start"
+    )
+    func updateRunsAcrossRefills() throws {
+        // Given a trace file longer than the reader's read size, mostly runs of updates and fires (a
+        // few with previews, a fifth caused from before the trace's first event) between other events,
+        var trace = TraceWriter()
+        trace.thread(1)
+        trace.event(
+            .outputCreated(
+                TraceEvent.OutputCreation(
+                    output: 1, kind: .output, valueType: "Int", site: SourceSite(file: "App/Model.swift", line: 2),
+                    scope: 0)))
+        var previous: UInt64 = 1
+        for index in 0..<UInt64(200_000) {
+            let cause: TraceCause? =
+                switch index % 5 {
+                case 0: nil
+                case 1: TraceCause(subscription: 4, event: 0)
+                default: TraceCause(subscription: 3, event: previous)
+                }
+            let preview = index % 997 == 0 ? "value \(index)" : nil
+            previous = trace.event(
+                index % 3 == 0
+                    ? .fired(output: 1, cause: cause, preview: preview)
+                    : .updated(output: 1, cause: cause, preview: preview), delta: 1 + index % 300)
+            if index % 5_000 == 0 { trace.event(.mark(name: "checkpoint", scope: 0)) }
+        }
+        trace.end()
+        let path = temporaryTracePath()
+        defer { unlink(path) }
+        try Data(trace.bytes).write(to: URL(fileURLWithPath: path))
+        #expect(trace.bytes.count > TraceReader.chunkSize)
+        let sequentialReader = try TraceReader(path: path)
+        var sequential: [TraceEvent] = []
+        while let event = try sequentialReader.next() { sequential.append(event) }
+        // when it is read in batches,
+        let batchReader = try TraceReader(path: path)
+        var batch = EventBatch()
+        var strings = DefinedStrings()
+        var batched: [TraceEvent] = []
+        repeat {
+            batchReader.read(into: &batch, maximumEvents: 1000)
+            #expect(batch.failure == nil)
+            strings.take(batch)
+            for index in 0..<batch.count { batched.append(strings.event(in: batch, at: index)) }
+        } while !batch.isLast
+        // then it gives the same events and counts the same causes from before its start.
+        #expect(batched.count == Int(trace.sequence))
+        #expect(batched == sequential)
+        #expect(batchReader.causesBeforeStart == 40_000)
+        #expect(batchReader.causesBeforeStart == sequentialReader.causesBeforeStart)
+        #expect(batchReader.isComplete)
     }
 
     @Test("the one-pass update decoder reads what the general decoder reads, with the same errors")

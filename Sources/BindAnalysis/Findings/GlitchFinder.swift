@@ -91,9 +91,10 @@ struct GlitchFinder {
     }
 
     /// The combine or merge `id` is gone: its last propagation is judged now.
+    // Hot path (every release): an empty table is not hashed into, and most traces have no combines.
     mutating func released(_ id: UInt64) {
-        callSites[id] = nil
-        guard let propagation = current.removeValue(forKey: id) else { return }
+        if !callSites.isEmpty { callSites[id] = nil }
+        guard !current.isEmpty, let propagation = current.removeValue(forKey: id) else { return }
         judge(propagation)
     }
 

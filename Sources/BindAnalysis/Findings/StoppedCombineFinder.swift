@@ -71,8 +71,9 @@ struct StoppedCombineFinder {
     }
 
     /// A combine, a source or both released: nothing more to watch for them.
+    // Called at every release: an empty table (no combine stopped) is not hashed into.
     mutating func forget(_ output: UInt64) {
-        stopsBySource[output] = nil
+        if !stopsBySource.isEmpty { stopsBySource[output] = nil }
     }
 
     private func finding(

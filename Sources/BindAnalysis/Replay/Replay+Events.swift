@@ -12,7 +12,8 @@ extension Replay {
         // Hot path: the node is used through an unretained reference (the table holds it).
         let reference = outputTable.reference(output)
         if let reference {
-            let (hasOpenUpdate, hasSuperseded, isRedundant) = reference._withUnsafeGuaranteedRef { node in
+            let (hasOpenUpdate, hasSuperseded, isRedundant, joinsInputs) = reference._withUnsafeGuaranteedRef {
+                node in
                 node.updateCount &+= 1
                 node.lastUpdateTime = event.time
                 // Judged only with previews (the value's description), before the new one replaces it.
@@ -20,7 +21,10 @@ extension Replay {
                     preview != nil && looksForRedundantUpdates && node.inFocus
                     && RedundantUpdateFinder.isRedundant(node, previous: node.lastPreview, value: preview)
                 if let preview { node.lastPreview = preview }
-                return (node.openFrames > 0, node.supersededBindings > 0, isRedundant)
+                return (
+                    node.openFrames > 0, node.supersededBindings > 0, isRedundant,
+                    node.kind == .combine || node.kind == .merge
+                )
             }
             if redundantUpdates.isTracking {
                 redundantUpdates.updated(thread: event.thread, stack: frameStacks.view(event.thread))
@@ -38,12 +42,11 @@ extension Replay {
                     sequence: event.sequence, replay: self)
             }
             // A combine or merge reached again by the same root: a glitch (the stack ends at the cause).
-            if cause != nil {
-                let node = reference.takeUnretainedValue()
-                if node.kind == .combine || node.kind == .merge {
-                    glitches.updated(
-                        node, stack: frameStacks.view(event.thread), sequence: event.sequence, value: preview)
-                }
+            // Its kind read in place above: a strong reference here cost a retain and a release per update.
+            if cause != nil && joinsInputs {
+                glitches.updated(
+                    reference.takeUnretainedValue(), stack: frameStacks.view(event.thread), sequence: event.sequence,
+                    value: preview)
             }
         } else {
             _ = liveOutput(output, of: eventName, event: event)
@@ -193,8 +196,7 @@ extension Replay {
         scope.endTime = event.time
         if scope.isCounted {
             openScopeCount -= 1
-            openScopesByThread[scope.thread, default: 1] -= 1
-            if openScopesByThread[scope.thread] == 0 { openScopesByThread[scope.thread] = nil }
+            openScopesByThread[scope.thread] -= 1
         }
         rememberEnded(scope)
         var nodes: [SubscriptionNode] = []
@@ -215,8 +217,7 @@ extension Replay {
             endedScopeOrder.append(scope.id)
         } else {
             let oldest = endedScopeOrder[endedScopeCursor]
-            endedScopes[oldest]?.subscriptions = []
-            endedScopes[oldest] = nil
+            endedScopes.removeValue(forKey: oldest)?.subscriptions = []
             endedScopeOrder[endedScopeCursor] = scope.id
             endedScopeCursor = (endedScopeCursor + 1) % Self.endedScopeLimit
         }
@@ -228,7 +229,7 @@ extension Replay {
     @inline(never)
     func noteUnscopedBind(_ binding: BindingRecord, event: CompactEvent) {
         // At most `noteLimit` lines: a hostile trace cannot make notes cost more than that.
-        guard (openScopesByThread[event.thread] ?? 0) == 0, unscopedBinds[binding.site] == nil,
+        guard openScopesByThread[event.thread] == 0, unscopedBinds[binding.site] == nil,
             unscopedBinds.count < Self.noteLimit
         else { return }
         let running = scopeTable.values.filter { $0.isCounted && $0.endedAt == nil && isInFocus($0) }
@@ -438,7 +439,7 @@ extension Replay {
             replaced.subscriptions = []  // it can never end now: let it and its subscriptions go
             if replaced.isCounted {
                 openScopeCount -= 1
-                openScopesByThread[replaced.thread, default: 1] -= 1
+                openScopesByThread[replaced.thread] -= 1
             }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)
@@ -449,7 +450,7 @@ extension Replay {
         scope.isCounted = true
         scope.thread = event.thread
         openScopeCount += 1
-        openScopesByThread[event.thread, default: 0] += 1
+        openScopesByThread[event.thread] += 1
         if let list = spareSubscriptionLists.popLast() { scope.subscriptions = list }
         scopeTable[id] = scope
     }

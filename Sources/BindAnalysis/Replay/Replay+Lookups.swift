@@ -36,7 +36,7 @@ extension Replay {
         guard id != 0 else { return nil }
         if let scope = scopeTable.reference(id) { return scope }
         // Held by the ring of ended scopes: valid as long as a table entry would be.
-        if let ended = endedScopes[id] { return Unmanaged.passUnretained(ended) }
+        if let ended = endedScopes.reference(id) { return ended }
         return addPlaceholderScope(id)
     }
 

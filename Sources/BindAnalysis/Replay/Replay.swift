@@ -103,14 +103,15 @@ public final class Replay {
     /// Scopes that ended lately, by id, oldest first out (at most ``endedScopeLimit``): work carried
     /// out of a scope (a queued operation, a timer, a thread) may bind in it after it ended, and is
     /// judged with it.
-    var endedScopes: [UInt64: ScopeNode] = [:]
-    var endedScopeOrder: [UInt64] = []
-    var endedScopeCursor = 0
+    // A table, not a `Dictionary`: three hashed operations per scope cost a thousand instructions.
+    let endedScopes = IDTable<ScopeNode>()
+    @exclusivity(unchecked) var endedScopeOrder: [UInt64] = []
+    @exclusivity(unchecked) var endedScopeCursor = 0
     static var endedScopeLimit: Int { 16_384 }
     static var noteLimit: Int { 200 }
     /// Scopes open now (placeholders not counted), and how many began on each thread.
     @exclusivity(unchecked) var openScopeCount = 0
-    var openScopesByThread: [UInt32: Int] = [:]
+    @exclusivity(unchecked) var openScopesByThread = ThreadCounts()
     /// Binds made on a thread with no scope while scoped work ran, the first of each site: notes.
     var unscopedBinds: [SiteKey: AnalysisNote] = [:]
     var finished: [Finding]?
