@@ -118,7 +118,7 @@ enum SubscriptionLayouts {
                     }
                 ),
                 (
-                    "closure-only entry + one-word handle (bound only)",
+                    "closure-only entry + one-word handle (a lower bound: cannot unbind)",
                     bytes(memoryCase, keep: true) { source, _, deliver in
                         (ClosureEntry(deliver: deliver), OneWordHandle(source: source))
                     }
