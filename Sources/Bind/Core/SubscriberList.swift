@@ -69,6 +69,8 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         run(.contained(container), token: token)
     }
 
+    /// Always inlined, so an unsubscribe makes one call (the specialised closure) rather than two.
+    @inline(__always)
     private func run(_ request: Request, token: UInt64) {
         // Read without the lock: it is set once, by the bind that made (or preceded) this subscription.
         if let specialised {
@@ -79,7 +81,10 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     }
 
     /// Does what a Subscription asked for the subscriber `token`, if it is still bound.
-    @inlinable
+    ///
+    /// Always inlined into the closure that ``specialised`` holds: called, it was one more call and
+    /// frame on every unsubscribe.
+    @inlinable @inline(__always)
     func perform(_ request: Request, token: UInt64) {
         switch request {
         case .unbind(let reason):
@@ -126,16 +131,21 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     }
 
     /// Binary search of the growing tokens. Caller holds `lock`.
+    ///
+    /// Through the buffer: `middle` is always below the count, so the array's bounds check on
+    /// every step was work the search already guarantees.
     @inlinable
     func index(of token: UInt64) -> Int? {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            let candidate = entries[middle].token
-            if candidate == token { return middle }
-            if candidate < token { low = middle &+ 1 } else { high = middle }
+        entries.withUnsafeBufferPointer { buffer in
+            var low = 0
+            var high = buffer.count
+            while low < high {
+                let middle = (low &+ high) &>> 1
+                let candidate = buffer[middle].token
+                if candidate == token { return middle }
+                if candidate < token { low = middle &+ 1 } else { high = middle }
+            }
+            return nil
         }
-        return nil
     }
 }
