@@ -58,6 +58,28 @@ struct OutputTests {
         #expect(order.values == expected)
     }
 
+    @Test("unsubscribing each of 100 subscriptions, in a scattered order, silences that closure and no other")
+    func unsubscribeAnyOfMany() {
+        // Given 100 closures bound, each recording its own index.
+        let output = Output<Int>()
+        let calls = Recorder<Int>()
+        let subscriptions = (0..<100).map { index in output.bind { _ in calls.record(index) } }
+        var stillBound = Array(0..<100)
+
+        // When they are unsubscribed one by one (37 and 100 share no factor: every index once, in
+        // an order that reaches the first, the last and the middle of the list), with an update after each,
+        for step in 0..<100 {
+            let index = (step &* 37) % 100
+            subscriptions[index].unsubscribe()
+            stillBound.removeAll { $0 == index }
+            let before = calls.count
+            output.update(withValue: step)
+
+            // Then the update reaches exactly the closures still bound, in bind order.
+            #expect(Array(calls.values[before...]) == stillBound, "after unsubscribing \(index)")
+        }
+    }
+
     @Test("unbind(for:) removes that closure and no other")
     func unbindRemovesOneClosure() {
         let output = Output<Int>()

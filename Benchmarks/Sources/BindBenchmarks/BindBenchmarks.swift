@@ -47,6 +47,9 @@ struct BindBenchmarks {
             #endif
         case "contention" where arguments.isEmpty:
             for row in Contention.rows(quick: false) { print(row.tsv) }
+        case "layouts" where arguments.isEmpty:
+            // Bytes per kept subscription under other storage layouts (plain variant's figures).
+            SubscriptionLayouts.printRows()
         case "table":
             let files = Dictionary(uniqueKeysWithValues: arguments.map { ($0, read($0)) })
             TablePrinter.print(files: files, order: arguments)
@@ -151,7 +154,8 @@ struct BindBenchmarks {
                 + "       BindBenchmarks profile CASE limit|Bind|OpenCombine OPERATIONS\n"
                 + "       BindBenchmarks threads [TRACE-DIRECTORY]   (instrumented variant)\n"
                 + "       BindBenchmarks callsites [--quick] [TRACE-DIRECTORY]   (instrumented variant)\n"
-                + "       BindBenchmarks contention")
+                + "       BindBenchmarks contention\n"
+                + "       BindBenchmarks layouts")
         exit(2)
     }
 }

@@ -241,9 +241,6 @@ public class Output<Value>: Unbindable {
         let token = subscribers.nextToken
         subscribers.nextToken &+= 1
         subscribers.entries.append(Subscriber(token: token, deliver: closure, probe: SubscriptionProbe(site)))
-        if subscribers.specialised == nil {
-            subscribers.specialised = { list, token, request in list.perform(request, token: token) }
-        }
         // As in `update(withValue:)`: the instrumented build checks the flag and leaves the rest of a
         // recorded bind to `bindRecorded(_:)`, so the unrecorded bind stays small enough to inline.
         if Probe.isRecording {

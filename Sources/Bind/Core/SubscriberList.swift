@@ -41,15 +41,17 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         case outputReleased
     }
 
-    /// ``perform(_:token:)`` compiled for this `Value` in the module that binds (set by every bind):
-    /// a ``Subscription`` reaches this list only through its class, and an Output's `deinit` runs
-    /// unspecialised; generic code there would look up the subscriber array's type metadata (a
-    /// hash-table search) at every step. Written once, under `lock`.
-    @usableFromInline @exclusivity(unchecked) var specialised: ((SubscriberList<Value>, UInt64, Request) -> Void)?
+    /// ``perform(_:token:)`` compiled for this `Value` in the module that makes the Output (this
+    /// init is inlinable, as the Output's are): a ``Subscription`` reaches this list only through
+    /// its class, and an Output's `deinit` runs unspecialised; generic code there would look up the
+    /// subscriber array's type metadata (a hash-table search) at every step. A `let`, so calling it
+    /// needs no lock and no retain of the closure.
+    @usableFromInline let specialised: (SubscriberList<Value>, UInt64, Request) -> Void
 
     @inlinable
     init(probe: OutputProbe) {
         self.probe = probe
+        specialised = { list, token, request in list.perform(request, token: token) }
     }
 
     deinit {
@@ -69,17 +71,17 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
         run(.contained(container), token: token)
     }
 
+    /// Always inlined, so an unsubscribe makes one call (the specialised closure) rather than two.
+    @inline(__always)
     private func run(_ request: Request, token: UInt64) {
-        // Read without the lock: it is set once, by the bind that made (or preceded) this subscription.
-        if let specialised {
-            specialised(self, token, request)
-        } else {
-            perform(request, token: token)
-        }
+        specialised(self, token, request)
     }
 
     /// Does what a Subscription asked for the subscriber `token`, if it is still bound.
-    @inlinable
+    ///
+    /// Always inlined into the closure that ``specialised`` holds: called, it was one more call and
+    /// frame on every unsubscribe.
+    @inlinable @inline(__always)
     func perform(_ request: Request, token: UInt64) {
         switch request {
         case .unbind(let reason):
@@ -105,11 +107,13 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
 
     /// The Output is gone: its subscribers are unbound and released.
     func outputReleased() {
-        if let specialised {
-            specialised(self, 0, .outputReleased)
-        } else {
-            // Nothing was ever bound, so there is nothing to release; only a trace may want to know.
+        // Unlocked: binds are made through the Output, so every one of them finished before its
+        // last release (which ordered them before this deinit). No token was handed out: nothing
+        // was ever bound, so there is nothing to release; only a trace may want to know.
+        if nextToken == 1 {
             Probe.releasedUnbound(self)
+        } else {
+            specialised(self, 0, .outputReleased)
         }
     }
 
@@ -126,16 +130,21 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     }
 
     /// Binary search of the growing tokens. Caller holds `lock`.
+    ///
+    /// Through the buffer: `middle` is always below the count, so the array's bounds check on
+    /// every step was work the search already guarantees.
     @inlinable
     func index(of token: UInt64) -> Int? {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            let candidate = entries[middle].token
-            if candidate == token { return middle }
-            if candidate < token { low = middle &+ 1 } else { high = middle }
+        entries.withUnsafeBufferPointer { buffer in
+            var low = 0
+            var high = buffer.count
+            while low < high {
+                let middle = (low &+ high) &>> 1
+                let candidate = buffer[middle].token
+                if candidate == token { return middle }
+                if candidate < token { low = middle &+ 1 } else { high = middle }
+            }
+            return nil
         }
-        return nil
     }
 }
