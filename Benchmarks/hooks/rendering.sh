@@ -43,11 +43,13 @@ for size in "1000 1,000 dot" "10000 10,000 sfdp"; do
         continue
     fi
     cli="$(tail -n 1 "$results/rendering-time.txt" | awk '{ printf "%.3f", $1 + $2 }')"
-    # The 10,000-node graph is held to 1.1× the command line (issue 15); the 1,000-node one is shown.
-    awk -v ours="$ours" -v cli="$cli" -v engine="$engine" -v label="$label" -v section="$section" -v nodes="$nodes" 'BEGIN {
+    # Both are shown, with no target: the time is Graphviz's layout, and the 10,000-node sfdp row read
+    # 0.95–1.95× the command line in six runs with the same profile as the CLI (issue 30 dropped its
+    # ≤ 1.1× target; BENCHMARKS.md, "Targets").
+    awk -v ours="$ours" -v cli="$cli" -v engine="$engine" -v label="$label" -v section="$section" 'BEGIN {
         ratio = (cli > 0 ? ours / cli : 0)
-        target = (nodes == 10000 ? "≤ 1.10× the CLI" : "—")
-        met = (nodes == 10000 ? (ratio <= 1.10 ? "met" : "MISSED") : "")
+        target = "—"
+        met = ""
         printf "row\t%s\trandom DAG, %s nodes (1.5 edges/node), %s → SVG\tours %.2f s\t%s -Tsvg %.2f s\t%.2f× the CLI\t%s\t%s\n",
             section, label, engine, ours, engine, cli, ratio, target, met
     }'

@@ -17,6 +17,8 @@ struct SpeedCase {
     let bind: (Sink) -> (Int) -> Void
     /// `nil` in the instrumented variant, which does not link OpenCombine.
     let openCombine: ((Sink) -> (Int) -> Void)?
+    /// How much faster than OpenCombine Bind must be, when OpenCombine has the operator; `nil`: shown only.
+    var openCombineTarget: Double? = SpeedCases.openCombineFactor
 }
 
 enum SpeedCases {
@@ -76,7 +78,9 @@ enum SpeedCases {
     static var mapChain: SpeedCase {
         SpeedCase(
             id: "map10", title: "map chain of 10, 1 subscriber", traceEventsPerOperation: 11,
-            limitTarget: 2, openCombineHasOperator: true,
+            // Issue 30: ≤ 1.2× the limit. The ≥ 4× OpenCombine target is retired: the limit itself
+            // (a closure chain that stores each stage) is only ~3.4× faster than OpenCombine here.
+            limitTarget: 1.2, openCombineHasOperator: true,
             limit: { sink in
                 let source = ClosureArray<Int>(value: 0)
                 var last = source
@@ -95,7 +99,7 @@ enum SpeedCases {
                 last.bind { sink.total &+= UInt64(truncatingIfNeeded: $0) }
                 return { n in for i in 0..<n { source.update(withValue: i) } }
             },
-            openCombine: OpenCombineCases.mapChain)
+            openCombine: OpenCombineCases.mapChain, openCombineTarget: nil)
     }
 
     /// Latest pair of two sources that both hold a value, updated alternately.
