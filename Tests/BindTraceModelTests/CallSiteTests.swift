@@ -149,5 +149,41 @@ struct CallSiteTests {
         #expect(loopLine != otherLine)
         #expect(definitions == 1, "one definition, referred to by id")
     }
+
+    @Test("updates from 300 lines in turn: each update's line is its own, and each line is defined once")
+    func manySitesInTurn() throws {
+        let file = "BindTraceModelTests/CallSiteTests.swift"
+        let lines = (0..<300).map { UInt(100_000 + $0 * 7) }
+        let captured = BindTrace.capture("many sites") {
+            let counter = Output<Int>(value: 0).labeled("many sites counter")
+            counter.bind { _ in }
+            // Two rounds, so every line's second use finds its site (in the cache or the table).
+            for round in 0..<2 {
+                for (index, line) in lines.enumerated() {
+                    counter.update(withValue: round * 1000 + index, file: #fileID, line: line)
+                }
+            }
+        }
+        let recording = try #require(captured)
+        var strings: [UInt64: String] = [:]
+        var definitions: [UInt64: Int] = [:]
+        for record in try records(of: recording.bytes) {
+            switch record {
+            case .string(let id, let utf8): strings[id] = String(decoding: utf8, as: UTF8.self)
+            case .site(_, let fileID, let line) where line >= 100_000:
+                if strings[fileID] == file { definitions[line, default: 0] += 1 }
+            default: break
+            }
+        }
+        let events = try recording.events()
+        let sites = callSites(in: events)
+        let updates = updates(of: "many sites counter", in: events)
+        try #require(updates.count == 600)
+        let expected = lines + lines
+        for (update, line) in zip(updates, expected) {
+            #expect(sites[update] == SourceSite(file: file, line: line), "update \(update)")
+        }
+        #expect(definitions.count == 300 && definitions.values.allSatisfy { $0 == 1 }, "one definition each")
+    }
 }
 #endif

@@ -12,6 +12,9 @@ struct TraceStrings {
     private var texts: [String: UInt64] = [:]
     /// Call sites (file string id, line) and their ids, which count from 1 apart from strings'.
     private var sites: [SiteKey: UInt64] = [:]
+    /// The ids of recently used call sites (direct-mapped): an Output updated from two lines in turn
+    /// writes a site at every update, and a dictionary lookup hashes the key each time.
+    private var recentSites = ContiguousArray(repeating: RecentSite(file: 0, line: 0, id: 0), count: 64)
     private var nextID: UInt64 = 1
     /// Every string record of the stream, so a sink that joins mid-stream can define them first.
     private(set) var records: [UInt8] = []
@@ -79,19 +82,34 @@ struct TraceStrings {
     /// The id of the call site at `line` of the file whose string id is `file`; `define` is called
     /// with the site's record when it is new (kept with the strings: a sink that joins later gets it).
     mutating func siteID(file: UInt64, line: UInt64, define: (TraceRecord) -> Void) -> UInt64 {
+        let slot = Int(truncatingIfNeeded: ((file &* 0x9E37_79B9_7F4A_7C15) ^ (line &* 0xC2B2_AE3D_27D4_EB4F)) >> 58)
+        let recent = recentSites[slot]
+        if recent.file == file && recent.line == line && recent.id != 0 { return recent.id }
         let key = SiteKey(file: file, line: line)
-        if let id = sites[key] { return id }
-        let id = UInt64(sites.count + 1)
-        sites[key] = id
-        let record = TraceRecord.site(id: id, file: file, line: line)
-        record.encode(into: &records)
-        define(record)
+        let id: UInt64
+        if let known = sites[key] {
+            id = known
+        } else {
+            id = UInt64(sites.count + 1)
+            sites[key] = id
+            let record = TraceRecord.site(id: id, file: file, line: line)
+            record.encode(into: &records)
+            define(record)
+        }
+        recentSites[slot] = RecentSite(file: file, line: line, id: id)
         return id
     }
 
     private struct SiteKey: Hashable {
         var file: UInt64
         var line: UInt64
+    }
+
+    private struct RecentSite {
+        var file: UInt64
+        var line: UInt64
+        /// 0: empty (site ids count from 1).
+        var id: UInt64
     }
 
     private mutating func add(_ utf8: [UInt8], _ define: (TraceRecord) -> Void) -> UInt64 {
