@@ -33,7 +33,9 @@ package struct CompactEvent: Equatable, Sendable {
         self.kind = kind
     }
 
-    /// The cases of ``TraceEvent/Kind`` that hold no string, with the same fields.
+    /// The kinds of ``TraceEvent/Kind`` that can come once per update or per bind, in a form without
+    /// strings; every other kind is ``detailed(_:)``. A new kind starts detailed: it needs a case
+    /// here only when it can be that frequent (a profile of `bind-trace check` says what it costs).
     package enum Kind: Equatable, Sendable {
         case edge(source: UInt64, derived: UInt64, operation: OutputKind)
         case innerSwitch(flatMap: UInt64, inner: UInt64)
@@ -42,12 +44,10 @@ package struct CompactEvent: Equatable, Sendable {
         /// A fire without a value preview.
         case fired(output: UInt64, cause: TraceCause?)
         case unbound(subscription: UInt64, reason: UnbindReason, cause: TraceCause?)
-        case dangling(subscription: UInt64)
         case released(output: UInt64)
         case scopeEnded(id: UInt64)
         case subscriptionContained(subscription: UInt64, container: UInt64)
         case handleReleased(subscription: UInt64)
-        case stopped(derived: UInt64, source: UInt64)
         /// A bind: `bindings[index]` of its ``EventBatch``.
         case bound(Int)
         /// An Output's creation: `creations[index]` of its ``EventBatch``.
@@ -129,7 +129,7 @@ package struct CompactCreation: Equatable, Sendable {
 }
 
 extension CompactEvent {
-    /// The compact form of `event`, or `nil` when its kind holds strings (it needs a ``Kind/detailed(_:)``).
+    /// The compact form of `event`, or `nil` when its kind has none (it needs a ``Kind/detailed(_:)``).
     package init?(_ event: TraceEvent) {
         let kind: Kind
         switch event.kind {
@@ -140,15 +140,14 @@ extension CompactEvent {
         case .fired(let output, let cause, nil): kind = .fired(output: output, cause: cause)
         case .unbound(let subscription, let reason, let cause):
             kind = .unbound(subscription: subscription, reason: reason, cause: cause)
-        case .dangling(let subscription): kind = .dangling(subscription: subscription)
         case .released(let output): kind = .released(output: output)
         case .scopeEnded(let id): kind = .scopeEnded(id: id)
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
-        case .stopped(let derived, let source): kind = .stopped(derived: derived, source: source)
-        // Binds and creations are compact only with their strings as ids, which only the reader knows.
-        case .outputCreated, .bound, .updated, .fired, .scopeBegan, .mark, .labeled, .calledAt: return nil
+        // Binds and creations are compact only with their strings as ids, which only the reader knows;
+        // every other kind is detailed.
+        default: return nil
         }
         self.init(
             sequence: event.sequence, time: event.time, thread: event.thread, offset: event.offset,
@@ -175,13 +174,11 @@ extension TraceEvent {
         case .fired(let output, let cause): kind = .fired(output: output, cause: cause, preview: nil)
         case .unbound(let subscription, let reason, let cause):
             kind = .unbound(subscription: subscription, reason: reason, cause: cause)
-        case .dangling(let subscription): kind = .dangling(subscription: subscription)
         case .released(let output): kind = .released(output: output)
         case .scopeEnded(let id): kind = .scopeEnded(id: id)
         case .subscriptionContained(let subscription, let container):
             kind = .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): kind = .handleReleased(subscription: subscription)
-        case .stopped(let derived, let source): kind = .stopped(derived: derived, source: source)
         case .bound(let index):
             let binding = batch.bindings[index]
             kind = .bound(

@@ -12,8 +12,8 @@ extension TraceReader {
     }
 
     /// The event with its cause made absolute. A bind or creation goes to the batch's `bindings` or
-    /// `creations`, its string ids checked (not looked up); one with other strings goes to `details`,
-    /// strings looked up.
+    /// `creations`, its string ids checked (not looked up); a kind with no compact form (one with
+    /// other strings, or a rare one) goes to `details`, strings looked up.
     @inline(__always)
     func compactKind(of event: EventRecord, at offset: Int, into batch: inout EventBatch)
         throws(TraceReadError) -> CompactEvent.Kind
@@ -49,13 +49,12 @@ extension TraceReader {
         case .edge(let source, let derived, let operation):
             return .edge(source: source, derived: derived, operation: operation)
         case .innerSwitch(let flatMap, let inner): return .innerSwitch(flatMap: flatMap, inner: inner)
-        case .dangling(let subscription): return .dangling(subscription: subscription)
         case .scopeEnd(let id): return .scopeEnded(id: id)
         case .contained(let subscription, let container):
             return .subscriptionContained(subscription: subscription, container: container)
         case .handleReleased(let subscription): return .handleReleased(subscription: subscription)
-        case .stopped(let derived, let source): return .stopped(derived: derived, source: source)
-        case .update, .fire, .scopeBegin, .mark, .label, .calledAt:
+        default:
+            // An update or fire with a preview, an event with other strings, or a rare kind: whole.
             batch.details.append(try kind(of: event, at: offset))
             return .detailed(batch.details.count - 1)
         }

@@ -175,7 +175,7 @@ struct ReadAheadTests {
 
 @Suite("Compact events")
 struct CompactEventTests {
-    @Test("an event without strings has a compact form holding the same event; one with strings has none")
+    @Test("a frequent event without strings has a compact form holding the same event; any other is detailed")
     func roundTrip() throws {
         var trace = mixedTrace(cells: 20)
         trace.end()
@@ -188,6 +188,8 @@ struct CompactEventTests {
             } else {
                 switch event.kind {
                 case .outputCreated, .bound, .scopeBegan, .mark, .labeled: break
+                // Rare kinds are detailed: a new kind needs no compact form (docs/architecture.md).
+                case .dangling, .stopped: break
                 case .updated(_, _, let preview), .fired(_, _, let preview): #expect(preview != nil)
                 default: Issue.record("\(event.kind.name) has no compact form")
                 }

@@ -81,9 +81,6 @@ extension Replay {
         case .innerSwitch(let flatMap, let inner):
             lastDepth = 0
             applyInnerSwitch(flatMap: flatMap, inner: inner, event: event)
-        case .dangling(let subscription):
-            lastDepth = 0
-            applyDangling(subscription, event: event)
         case .scopeEnded(let id):
             lastDepth = 0
             if let scope = scopeTable.removeValue(forKey: id) { scopeEnded(scope, event: event) }
@@ -93,18 +90,14 @@ extension Replay {
         case .handleReleased(let subscription):
             lastDepth = 0
             applyHandleReleased(subscription: subscription, sequence: event.sequence, time: event.time)
-        case .stopped(let derived, let source):
-            lastDepth = 0
-            if looksForStoppedCombines, let combine = outputTable[derived] {
-                stoppedCombines.stopped(combine, source: source, sequence: event.sequence)
-            }
         case .detailed, .bound, .outputCreated:
             // Its fields are in its batch: `apply(_:at:)` applies it whole.
             break
         }
     }
 
-    /// Applies an event whose kind holds strings (or a value preview); `event` says where it is.
+    /// Applies an event with no compact form (one holding strings or a value preview, or a rare kind);
+    /// `event` says where it is.
     func applyDetailed(_ kind: TraceEvent.Kind, at event: CompactEvent) {
         lastSequence = event.sequence
         statistics.count(event)
@@ -127,8 +120,16 @@ extension Replay {
             if let frame = frameStacks.view(event.thread).last, frame.sequence == root {
                 glitches.calledAt(output: frame.outputID, site: site)
             }
-        case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .dangling, .released, .scopeEnded,
-            .subscriptionContained, .handleReleased, .stopped:
+        case .dangling(let subscription):
+            lastDepth = 0
+            applyDangling(subscription, event: event)
+        case .stopped(let derived, let source):
+            lastDepth = 0
+            if looksForStoppedCombines, let combine = outputTable[derived] {
+                stoppedCombines.stopped(combine, source: source, sequence: event.sequence)
+            }
+        case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .released, .scopeEnded,
+            .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
             break
         }
