@@ -353,10 +353,12 @@ struct LeakFinder {
         if let culprit {
             let them = outputs.count == 1 ? "it" : "them"
             message +=
-                ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
+                ": nothing else in the trace holds \(them) but the closure bound here to \(culprit.outputName), "
+                + "still held — it keeps \(them) alive when it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
                 + " strongly (a method reference, self without [weak self], a Relay bound back to its owner): "
-                + "capture weakly, or unbind it when the owner goes away"
+                + "capture weakly, or unbind it when the owner goes away (if something outside the scope "
+                + "keeps the owner on purpose, a parent or a coordinator, make it outside the scope)"
             if closureSites.count > 1 {
                 message +=
                     "; \(Narrator.count(UInt64(closureSites.count - 1), "other line")) also bind closures that "
