@@ -35,7 +35,8 @@ private struct DanglingTrace {
 
     private mutating func output(_ id: UInt64, _ kind: OutputKind, _ type: String, _ site: SourceSite, label: String) {
         writer.event(
-            .outputCreated(TraceEvent.OutputCreation(output: id, kind: kind, valueType: type, site: site, label: label)))
+            .outputCreated(TraceEvent.OutputCreation(output: id, kind: kind, valueType: type, site: site, label: label))
+        )
     }
 
     private mutating func bind(

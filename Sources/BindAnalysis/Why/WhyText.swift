@@ -71,7 +71,8 @@ package enum WhyText {
     /// What the selected event was, for the first line: `update of 'status' (String)`.
     private static func title(_ step: WhyStep) -> String {
         if step.reachedGoneTarget {
-            return "dangling: \(step.output?.name ?? "an Output") delivered to a Binder whose \(targetName(step)) is gone"
+            return
+                "dangling: \(step.output?.name ?? "an Output") delivered to a Binder whose \(targetName(step)) is gone"
         }
         return actionName(step) + (step.output.map { " of \($0.name)" } ?? "")
     }
