@@ -3,6 +3,10 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
+#if Tracing
+import Bind
+#endif
+
 /// A screen whose Label was released while its Binder stayed bound, as the recorder writes it:
 /// 'unread' (1) → map 'unread text' (2, App/Screen.swift:12) → a Binder to App.Label
 /// (App/Screen.swift:17, subscription 2) and a closure (App/Screen.swift:18, subscription 3) that
@@ -175,3 +179,45 @@ struct WhyDanglingTests {
         #expect(second.standardOutput.contains("subscription 99 (its bind is not in the trace)"))
     }
 }
+
+#if Tracing
+extension WhyDanglingTests {
+    @Test("on a recorded trace, the dangling finding's why names the Binder's line and the update's call")
+    func recorded() throws {
+        // Given a Binder through a map to a Label that is released, then an update
+        let count = Output<Int>(value: 1)
+        var bindLine: UInt = 0
+        var updateLine: UInt = 0
+        // (Not inside `#require(…)`: a macro's argument gets the macro's line for `#line` defaults.)
+        let captured = BindTrace.capture("why dangling") {
+            var label: Label? = Label()
+            let text = count.map { "\($0) unread" }
+            bindLine = #line; _ = text.bind(to: label!.binding[\.text])
+            label = nil
+            updateLine = #line; count.update(withValue: 2)
+        }
+        let recording = try #require(captured)
+        let trace = try TemporaryTrace(recording.bytes)
+        defer { trace.cleanUp() }
+        let file = "BindTraceToolTests/WhyDanglingTests.swift"
+
+        // When the finding's suggested why runs
+        let check = try Tool.run("check", "--scope", String(recording.scope), trace.path)
+        let output = check.standardOutput.split(separator: "\n")
+        let finding = try #require(output.firstIndex { $0.contains("warning: dangling-binder: ") })
+        let note = try #require(output[finding...].first { $0.contains("note: explain it: bind-trace why") })
+        let event = try #require(note.split(separator: " ").last.map(String.init))
+        let run = try Tool.run("why", trace.path, "--event", event)
+
+        // Then it goes from the app's update, through the map, to the Binder and its gone Label
+        #expect(check.standardOutput.contains("\(file):\(bindLine): warning: dangling-binder: "))
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("delivered to a Binder whose Label is gone, 3 steps from the root") == true)
+        #expect(lines.contains { $0.contains("update(withValue:) called at \(file):\(updateLine)") })
+        #expect(lines.contains { $0.contains("via map at WhyDanglingTests.swift:\(bindLine - 1)") })
+        #expect(lines.contains { $0.contains("via the Binder to Label bound at WhyDanglingTests.swift:\(bindLine)") })
+        #expect(lines.contains { $0.contains("but its Label was already released") })
+    }
+}
+#endif
