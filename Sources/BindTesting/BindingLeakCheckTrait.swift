@@ -44,7 +44,8 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         // The body's error is rethrown only after judging: a test failing on `try #require` keeps its leaks.
         var thrown: (any Error)?
         let location = test.sourceLocation
-        let run = await LeakCheck.run("test \(test.name)", fileID: location.fileID, line: location.line, isolation: nil) {
+        let run = await LeakCheck.run("test \(test.name)", fileID: location.fileID, line: location.line, isolation: nil)
+        {
             do { try await function() } catch { thrown = error }
         }
         report(LeakCheck.outcome(of: run, accepting: accepted), anchor: location)

@@ -72,9 +72,11 @@ enum LeakCheck {
         _ name: String, fileID: String, line: Int, isolation: isolated (any Actor)?, _ body: () async -> Void
     ) async -> CheckedRun {
         let inside = JudgedFindings()
-        let recording = await $enclosingCheck.withValue(inside, operation: {
-            await BindTrace.capture(name, fileID: fileID, line: line, isolation: isolation, body)
-        }, isolation: isolation)
+        let recording = await $enclosingCheck.withValue(
+            inside,
+            operation: {
+                await BindTrace.capture(name, fileID: fileID, line: line, isolation: isolation, body)
+            }, isolation: isolation)
         return CheckedRun(recording: recording, judgedInside: inside)
     }
 

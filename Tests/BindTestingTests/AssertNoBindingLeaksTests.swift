@@ -149,7 +149,8 @@ final class AssertNoBindingLeaksTests: XCTestCase {
         XCTAssertEqual(found.map(\.line), [callLine], "\(found)")
         XCTAssertTrue(found.first?.path.hasSuffix("AssertNoBindingLeaksTests.swift") == true, "\(found)")
         XCTAssertTrue(
-            found.first?.description.contains("BindTestingTests/Fixtures.swift:\(plantedLeakLine): leaked-subscription:")
+            found.first?.description.contains(
+                "BindTestingTests/Fixtures.swift:\(plantedLeakLine): leaked-subscription:")
                 == true, "\(found)")
     }
 
