@@ -17,6 +17,7 @@ import Testing
 /// What counts: whatever the test body binds or creates that is still bound (to a live Output) or
 /// alive when the body returns. Only a build with the `Tracing` trait can see bindings: in any
 /// other build the check records a warning that it checked nothing (see ``UntracedBuildPolicy``).
+/// A test that throws (a failing `try #require`) still has its leaks reported, before its error.
 public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Findings that are known and not reported.
     public var accepted: [AcceptedFinding]
@@ -44,8 +45,8 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         // The body's error is rethrown only after judging: a test failing on `try #require` keeps its leaks.
         var thrown: (any Error)?
         let location = test.sourceLocation
-        let run = await LeakCheck.run("test \(test.name)", fileID: location.fileID, line: location.line, isolation: nil)
-        {
+        let name = "test \(test.name)"
+        let run = await LeakCheck.run(name, fileID: location.fileID, line: location.line, isolation: nil) {
             do { try await function() } catch { thrown = error }
         }
         report(LeakCheck.outcome(of: run, accepting: accepted), anchor: location)

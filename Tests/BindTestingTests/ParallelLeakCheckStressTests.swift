@@ -33,8 +33,8 @@ struct ParallelLeakCheckStressTests {
             for index in 0..<cases {
                 group.addTask {
                     let planted = index % 10 == 0
-                    let run = await LeakCheck.run("stress case \(index)", fileID: #fileID, line: #line, isolation: nil)
-                    {
+                    let name = "stress case \(index)"
+                    let run = await LeakCheck.run(name, fileID: #fileID, line: #line, isolation: nil) {
                         await Self.cleanWork(index)
                         if planted { bindAndForget(to: NameLabel()) }
                     }
