@@ -26,15 +26,64 @@ extension XCTestCase {
     /// - Parameters:
     ///   - accepted: known findings, by kind and site, that are not reported.
     ///   - untraced: what to do in a build that cannot record.
-    ///   - body: the code to check; its errors are rethrown.
-    public func assertNoBindingLeaks(
+    ///   - body: the code to check; its errors are rethrown after the check has reported, so a
+    ///     test that fails on a thrown error still shows its leaks.
+    public func assertNoBindingLeaks<Failure: Error>(
         accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
         file: StaticString = #filePath, line: UInt = #line, fileID: StaticString = #fileID,
-        _ body: () throws -> Void
-    ) rethrows {
+        _ body: () throws(Failure) -> Void
+    ) throws(Failure) {
+        // The body's error is rethrown only after judging, so a failing test still shows its leaks.
+        var thrown: Failure?
         // The capture's scope begins at the caller's line: "scope begins here" names the user's test.
-        let recording = try BindTrace.capture("assertNoBindingLeaks", file: fileID, line: line, body)
-        let outcome = LeakCheck.outcome(of: recording, accepting: accepted)
+        let run = LeakCheck.run("assertNoBindingLeaks", fileID: fileID, line: line) {
+            do throws(Failure) { try body() } catch { thrown = error }
+        }
+        reportLeaks(of: run, accepting: accepted, untraced: untraced, file: file, line: line)
+        if let thrown { throw thrown }
+    }
+
+    /// Runs the asynchronous `body` while recording its bindings and fails at the line of every leak
+    /// it left behind: ``assertNoBindingLeaks(accepting:untraced:file:line:fileID:_:)`` for `async`
+    /// tests (a `@MainActor` view model's).
+    ///
+    /// ```swift
+    /// @MainActor func testProfileScreenUnbindsOnClose() async {
+    ///     await assertNoBindingLeaks {
+    ///         let screen = ProfileScreen(store: store)
+    ///         await screen.load()
+    ///         screen.close()
+    ///     }
+    /// }
+    /// ```
+    /// Child tasks the body starts are judged with it; a `Task.detached` or a `DispatchQueue`
+    /// closure only when it carries the scope (`BindTrace.withScope`, `BindTrace.inheritingScope`).
+    ///
+    /// - Parameters:
+    ///   - accepted: known findings, by kind and site, that are not reported.
+    ///   - untraced: what to do in a build that cannot record.
+    ///   - body: the code to check; its errors are rethrown after the check has reported.
+    public func assertNoBindingLeaks<Failure: Error>(
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+        file: StaticString = #filePath, line: UInt = #line, fileID: StaticString = #fileID,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws(Failure) -> Void
+    ) async throws(Failure) {
+        var thrown: Failure?
+        let run = await LeakCheck.run(
+            "assertNoBindingLeaks", fileID: "\(fileID)", line: Int(clamping: line), isolation: isolation
+        ) {
+            do throws(Failure) { try await body() } catch { thrown = error }
+        }
+        reportLeaks(of: run, accepting: accepted, untraced: untraced, file: file, line: line)
+        if let thrown { throw thrown }
+    }
+
+    /// Fails the test at each finding's own line; the warning or failure of a build that cannot record.
+    private func reportLeaks(
+        of run: CheckedRun, accepting accepted: [AcceptedFinding], untraced: UntracedBuildPolicy,
+        file: StaticString, line: UInt
+    ) {
+        let outcome = LeakCheck.outcome(of: run, accepting: accepted)
         let callerPath = "\(file)"
         guard outcome.checked else {
             if untraced.effective == .fail {
@@ -52,7 +101,6 @@ extension XCTestCase {
             let findingLine = finding.site.map { Int(clamping: $0.line) } ?? Int(line)
             recordLeak(LeakCheck.describe(finding), path: path, line: findingLine)
         }
-
     }
 
     private func recordLeak(_ description: String, path: String, line: Int) {

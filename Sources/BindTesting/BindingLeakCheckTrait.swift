@@ -17,6 +17,7 @@ import Testing
 /// What counts: whatever the test body binds or creates that is still bound (to a live Output) or
 /// alive when the body returns. Only a build with the `Tracing` trait can see bindings: in any
 /// other build the check records a warning that it checked nothing (see ``UntracedBuildPolicy``).
+/// A test that throws (a failing `try #require`) still has its leaks reported, before its error.
 public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Findings that are known and not reported.
     public var accepted: [AcceptedFinding]
@@ -41,10 +42,15 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let recording = try await withoutActuallyEscaping(function) { function in
-            try await AsyncCapture.capture("test \(test.name)", at: test.sourceLocation, function)
+        // The body's error is rethrown only after judging: a test failing on `try #require` keeps its leaks.
+        var thrown: (any Error)?
+        let location = test.sourceLocation
+        let name = "test \(test.name)"
+        let run = await LeakCheck.run(name, fileID: location.fileID, line: location.line, isolation: nil) {
+            do { try await function() } catch { thrown = error }
         }
-        report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: test.sourceLocation)
+        report(LeakCheck.outcome(of: run, accepting: accepted), anchor: location)
+        if let thrown { throw thrown }
     }
 
     /// Records one issue per finding, at its site; `anchor` (the test) for what has no site.
@@ -91,8 +97,8 @@ extension Trait where Self == BindingLeakCheckTrait {
 
 /// Runs `body` under the same check as ``BindingLeakCheckTrait``, for part of a test.
 ///
-/// Issues are recorded exactly as the trait records them; one with no site is recorded at
-/// `sourceLocation`. The body runs where it is called and may capture anything, `Sendable` or not
+/// Issues are recorded exactly as the trait records them; one with no site is recorded at the
+/// caller's line. The body runs where it is called and may capture anything, `Sendable` or not
 /// (a test's view models). Handy to check one step of a longer test, or to expect a known leak:
 ///
 /// ```swift
@@ -100,14 +106,38 @@ extension Trait where Self == BindingLeakCheckTrait {
 ///     try await withBindingLeakCheck { reuseCellWithoutUnbinding() }
 /// }
 /// ```
+/// When `body` throws, what it recorded up to then is still judged and reported, and then its error
+/// is rethrown. A check nested in another reports its findings once: the enclosing check leaves
+/// out what the nested one judged.
+///
+/// Outside a Swift Testing test (in an XCTest test, where Swift Testing issues would be dropped) each
+/// finding fails the running XCTest test with `XCTFail` at the caller's line, its own site named in
+/// the message; an XCTest test can also use `XCTestCase.assertNoBindingLeaks`, which fails at the
+/// finding's line.
+///
+/// - Parameters:
+///   - accepted: known findings, by kind and site, that are not reported.
+///   - untraced: what to do in a build that cannot record.
+///   - fileID, filePath, line, column: the caller's location, where the check's scope begins and
+///     where a finding with no site is reported. Plain literals, so a file that imports only XCTest
+///     can call this.
+///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
-    sourceLocation: SourceLocation = #_sourceLocation, isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> Void
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {
-    let trait = BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
-    let recording = try await BindTrace.capture(
-        "withBindingLeakCheck", fileID: sourceLocation.fileID, line: sourceLocation.line, isolation: isolation
-    ) { try await body() }
-    trait.report(LeakCheck.outcome(of: recording, accepting: accepted), anchor: sourceLocation)
+    let anchor = SourceLocation(
+        fileID: fileID, filePath: "\(filePath)", line: Int(clamping: line), column: Int(clamping: column))
+    var thrown: (any Error)?
+    let run = await LeakCheck.run("withBindingLeakCheck", fileID: fileID, line: anchor.line, isolation: isolation) {
+        do { try await body() } catch { thrown = error }
+    }
+    let outcome = LeakCheck.outcome(of: run, accepting: accepted)
+    if Test.current == nil {
+        LeakCheck.reportOutsideSwiftTesting(outcome, untraced: untraced, file: filePath, line: line)
+    } else {
+        BindingLeakCheckTrait(accepting: accepted, untraced: untraced).report(outcome, anchor: anchor)
+    }
+    if let thrown { throw thrown }
 }

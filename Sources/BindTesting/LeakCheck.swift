@@ -1,6 +1,7 @@
 import Bind
 import BindAnalysis
 import BindTraceModel
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,68 @@ struct LeakCheckOutcome: Sendable {
     static let unchecked = LeakCheckOutcome(checked: false, findings: [], accepted: [], readError: nil)
 }
 
-/// The shared core of ``BindingLeakCheckTrait`` and `assertNoBindingLeaks`.
+/// What a checked body left behind: its recording, and what the checks nested in it already judged.
+struct CheckedRun: Sendable {
+    /// `nil` in a build without the `Tracing` trait.
+    var recording: BindTrace.Recording?
+    /// Findings that checks nested in this one judged (reported or accepted) while it ran.
+    var judgedInside: JudgedFindings
+}
+
+/// The findings the checks nested in one check have judged, so that the enclosing check does not report
+/// them a second time. Nested checks may run in child tasks, hence the lock.
+final class JudgedFindings: @unchecked Sendable {
+    /// What makes two analyses' findings the same problem: trace ids are unique in a process, while
+    /// messages name the scope that judged them.
+    struct Identity: Hashable {
+        var kind: Finding.Kind
+        var site: SourceSite?
+        var outputs: [UInt64]
+        var subscriptions: [UInt64]
+
+        init(_ finding: Finding) {
+            kind = finding.kind
+            site = finding.site
+            outputs = finding.outputs
+            subscriptions = finding.subscriptions
+        }
+    }
+
+    private let lock = NSLock()
+    private var identities: Set<Identity> = []
+
+    func insert(_ findings: [Finding]) { lock.withLock { identities.formUnion(findings.map(Identity.init)) } }
+    func contains(_ finding: Finding) -> Bool { lock.withLock { identities.contains(Identity(finding)) } }
+}
+
+/// The shared core of ``BindingLeakCheckTrait``, `withBindingLeakCheck` and `assertNoBindingLeaks`.
 enum LeakCheck {
+    /// The findings list of the check the current task runs in (`nil` outside any check).
+    @TaskLocal static var enclosingCheck: JudgedFindings?
+
+    /// Records `body` in a scope named `name` that begins at the user's `fileID`:`line`.
+    ///
+    /// `body` does not throw: a front end catches its body's error, judges the recording, and
+    /// rethrows, so a test that fails on `try #require` still reports its leaks.
+    static func run(
+        _ name: String, fileID: String, line: Int, isolation: isolated (any Actor)?, _ body: () async -> Void
+    ) async -> CheckedRun {
+        let inside = JudgedFindings()
+        let recording = await $enclosingCheck.withValue(
+            inside,
+            operation: {
+                await BindTrace.capture(name, fileID: fileID, line: line, isolation: isolation, body)
+            }, isolation: isolation)
+        return CheckedRun(recording: recording, judgedInside: inside)
+    }
+
+    /// ``run(_:fileID:line:isolation:_:)`` for a synchronous body.
+    static func run(_ name: String, fileID: StaticString, line: UInt, _ body: () -> Void) -> CheckedRun {
+        let inside = JudgedFindings()
+        let recording = $enclosingCheck.withValue(inside) { BindTrace.capture(name, file: fileID, line: line, body) }
+        return CheckedRun(recording: recording, judgedInside: inside)
+    }
+
     /// The message both front ends give when the build cannot record.
     static let untracedMessage =
         "Binding leak check checked nothing: this build has no `Tracing` trait, so no bindings were recorded. "
@@ -40,9 +101,10 @@ enum LeakCheck {
         return value == "1" || value == "true" || value == "yes"
     }
 
-    /// Judges a recording and splits its findings into reported and accepted.
-    static func outcome(of recording: BindTrace.Recording?, accepting accepted: [AcceptedFinding]) -> LeakCheckOutcome {
-        guard let recording else { return .unchecked }
+    /// Judges a run and splits its findings into reported and accepted, leaving out what a nested
+    /// check already judged; then tells the enclosing check (if any) what this one judged.
+    static func outcome(of run: CheckedRun, accepting accepted: [AcceptedFinding]) -> LeakCheckOutcome {
+        guard let recording = run.recording else { return .unchecked }
         let result: AnalysisResult
         do {
             result = try analysis(of: recording)
@@ -52,13 +114,14 @@ enum LeakCheck {
         // Notes (binds on threads with no scope) are left out: tests running in parallel bind on
         // threads of their own, which a test's capture records too.
         var outcome = LeakCheckOutcome(checked: true, findings: [], accepted: [], readError: nil)
-        for finding in result.findings {
+        for finding in result.findings where !run.judgedInside.contains(finding) {
             if accepted.contains(where: { $0.accepts(finding) }) {
                 outcome.accepted.append(finding)
             } else {
                 outcome.findings.append(finding)
             }
         }
+        enclosingCheck?.insert(outcome.findings + outcome.accepted)
         return outcome
     }
 

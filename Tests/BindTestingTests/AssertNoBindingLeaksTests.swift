@@ -2,7 +2,8 @@ import Bind
 import BindTesting
 import XCTest
 
-/// `assertNoBindingLeaks` under XCTest. Failures it records are caught by overriding
+/// `assertNoBindingLeaks` and `withBindingLeakCheck` under XCTest. This file imports XCTest and not
+/// Testing on purpose: `withBindingLeakCheck` must be callable from such a file. Failures it records are caught by overriding
 /// `recordFailure`, so the planted leak is checked without failing this test.
 final class AssertNoBindingLeaksTests: XCTestCase {
     private var captured: [(description: String, path: String, line: Int)] = []
@@ -26,6 +27,17 @@ final class AssertNoBindingLeaksTests: XCTestCase {
         capturing = false
         return captured
     }
+
+    private func failures(ofAsync body: () async -> Void) async -> [(description: String, path: String, line: Int)] {
+        _ = sharedProfile
+        captured = []
+        capturing = true
+        await body()
+        capturing = false
+        return captured
+    }
+
+    private struct Expected: Error {}
 
     func testPlantedLeakFailsAtItsBindLine() throws {
         try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
@@ -57,5 +69,103 @@ final class AssertNoBindingLeaksTests: XCTestCase {
         XCTAssertTrue(found.first?.description.contains("checked nothing") == true)
         // By default it only warns (on standard output), and does not fail.
         XCTAssertTrue(failures { assertNoBindingLeaks {} }.isEmpty)
+    }
+
+    func testThrowingBodyStillFailsAtTheLeakAndRethrows() throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        var thrown: (any Error)?
+        let found = failures {
+            do {
+                try assertNoBindingLeaks {
+                    bindAndForget(to: NameLabel())
+                    throw Expected()
+                }
+            } catch {
+                thrown = error
+            }
+        }
+        XCTAssertEqual(found.map(\.line), [Int(plantedLeakLine)], "\(found)")
+        XCTAssertTrue(thrown is Expected)
+    }
+
+    func testAsyncPlantedLeakFailsAtItsBindLine() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        let found = await failures(ofAsync: {
+            await assertNoBindingLeaks {
+                await Task.yield()
+                bindAndForget(to: NameLabel())
+            }
+        })
+        XCTAssertEqual(found.map(\.line), [Int(plantedLeakLine)], "\(found)")
+        XCTAssertTrue(found.first?.path.hasSuffix("Tests/BindTestingTests/Fixtures.swift") == true, "\(found)")
+        XCTAssertTrue(found.first?.description.hasPrefix("leaked-subscription:") == true)
+    }
+
+    func testAsyncLeakInAChildTaskFails() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        let found = await failures(ofAsync: {
+            await assertNoBindingLeaks {
+                await Task { bindAndForget(to: NameLabel()) }.value
+            }
+        })
+        XCTAssertEqual(found.map(\.line), [Int(plantedLeakLine)], "\(found)")
+    }
+
+    func testAsyncFixedTwinPasses() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        let found = await failures(ofAsync: {
+            await assertNoBindingLeaks {
+                await Task.yield()
+                bindAndUnsubscribe(to: NameLabel())
+            }
+        })
+        XCTAssertTrue(found.isEmpty, "\(found)")
+    }
+
+    func testAsyncThrowingBodyStillFailsAtTheLeakAndRethrows() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        var thrown: (any Error)?
+        let found = await failures(ofAsync: {
+            do {
+                try await assertNoBindingLeaks {
+                    await Task.yield()
+                    bindAndForget(to: NameLabel())
+                    throw Expected()
+                }
+            } catch {
+                thrown = error
+            }
+        })
+        XCTAssertEqual(found.map(\.line), [Int(plantedLeakLine)], "\(found)")
+        XCTAssertTrue(thrown is Expected)
+    }
+
+    func testWithBindingLeakCheckFailsAnXCTestTestAtItsCall() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        let callLine = #line + 2
+        let found = await failures(ofAsync: {
+            try? await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
+        })
+        XCTAssertEqual(found.map(\.line), [callLine], "\(found)")
+        XCTAssertTrue(found.first?.path.hasSuffix("AssertNoBindingLeaksTests.swift") == true, "\(found)")
+        XCTAssertTrue(
+            found.first?.description.contains(
+                "BindTestingTests/Fixtures.swift:\(plantedLeakLine): leaked-subscription:")
+                == true, "\(found)")
+    }
+
+    func testWithBindingLeakCheckFixedTwinPassesInXCTest() async throws {
+        try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
+        let found = await failures(ofAsync: {
+            try? await withBindingLeakCheck { bindAndUnsubscribe(to: NameLabel()) }
+        })
+        XCTAssertTrue(found.isEmpty, "\(found)")
+    }
+
+    func testAsyncUntracedBuildFailsWhenAsked() async throws {
+        try XCTSkipIf(BindTrace.isEnabled, "only a build without the Tracing trait checks nothing")
+        let found = await failures(ofAsync: { await assertNoBindingLeaks(untraced: .fail) { await Task.yield() } })
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(found.first?.description.contains("checked nothing") == true)
     }
 }

@@ -224,6 +224,83 @@ struct BindingLeakCheckTraitTests {
         }
     }
 
+    @Test("a test body that throws after a planted leak still reports the leak, then its error reaches the test")
+    func throwingBodyReportsItsLeak() async throws {
+        struct Expected: Error {}
+        // Given a test body that leaks and then fails (as `try #require` does)
+        // When the trait runs it
+        let (found, error) = try await issuesAndError(of: BindingLeakCheckTrait()) {
+            bindAndForget(to: NameLabel())
+            throw Expected()
+        }
+        // Then the leak is reported at its bind line, and the body's own error is what the test sees
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(error is Expected)
+    }
+
+    @Test("withBindingLeakCheck whose body throws after a planted leak reports the leak and rethrows the error")
+    func throwingCheckedPartReportsItsLeak() async throws {
+        struct Expected: Error {}
+        let caught = ErrorBox()
+        let found = try await issues {
+            do {
+                try await withBindingLeakCheck {
+                    bindAndForget(to: NameLabel())
+                    throw Expected()
+                }
+            } catch {
+                caught.error = error
+            }
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+        #expect(found.first?.text.hasPrefix("leaked-subscription:") == true)
+        #expect(caught.error is Expected)
+    }
+
+    @Test("a withBindingLeakCheck nested in another reports its leak once, not again from the enclosing check")
+    func nestedCheckReportsOnce() async throws {
+        // Given a leak made inside a check that is itself inside a check
+        // When both end
+        let found = try await issues {
+            try await withBindingLeakCheck {
+                try await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
+            }
+        }
+        // Then one issue, at the bind line
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+    }
+
+    @Test("a withBindingLeakCheck inside a test under the trait reports its leak once")
+    func checkInsideTraitReportsOnce() async throws {
+        let found = try await issues(of: BindingLeakCheckTrait()) {
+            try await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
+        }
+        #expect(found.map(\.sourceLocation?.line) == [Int(plantedLeakLine)], "issues: \(found.map(\.text))")
+    }
+
+    @Test("the enclosing check still reports its own leaks beside a nested check's")
+    func enclosingCheckKeepsItsOwnLeaks() async throws {
+        let found = try await issues {
+            try await withBindingLeakCheck {
+                try await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
+                bindTwice(to: NameLabel())
+            }
+        }
+        let lines = found.compactMap(\.sourceLocation?.line).sorted()
+        #expect(lines == [Int(plantedLeakLine), Int(duplicateLine)].sorted(), "issues: \(found.map(\.text))")
+    }
+
+    @Test("a finding the nested check accepts is not reported by the enclosing check either")
+    func acceptedByNestedCheckStaysAccepted() async throws {
+        let accepted = AcceptedFinding(kind: .leakedSubscription, site: "BindTestingTests/Fixtures.swift")
+        let found = try await issues {
+            try await withBindingLeakCheck {
+                try await withBindingLeakCheck(accepting: [accepted]) { bindAndForget(to: NameLabel()) }
+            }
+        }
+        #expect(found.isEmpty, "issues: \(found.map(\.text))")
+    }
+
     @Test("a test that binds nothing long-lived passes under the trait itself", .bindingLeakCheck)
     func passesUnderTheTrait() {
         let local = Output<String>(value: "x")

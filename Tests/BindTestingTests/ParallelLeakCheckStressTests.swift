@@ -33,11 +33,12 @@ struct ParallelLeakCheckStressTests {
             for index in 0..<cases {
                 group.addTask {
                     let planted = index % 10 == 0
-                    let recording = await BindTrace.capture("stress case \(index)") {
+                    let name = "stress case \(index)"
+                    let run = await LeakCheck.run(name, fileID: #fileID, line: #line, isolation: nil) {
                         await Self.cleanWork(index)
                         if planted { bindAndForget(to: NameLabel()) }
                     }
-                    let outcome = LeakCheck.outcome(of: recording, accepting: [])
+                    let outcome = LeakCheck.outcome(of: run, accepting: [])
                     let sites =
                         outcome.findings.map { "\($0.kind.rawValue)@\($0.site?.line ?? 0)" }
                         + (outcome.readError.map { ["read error: \($0)"] } ?? [])
