@@ -129,15 +129,45 @@ public func withBindingLeakCheck(
 ) async throws {
     let anchor = SourceLocation(
         fileID: fileID, filePath: "\(filePath)", line: Int(clamping: line), column: Int(clamping: column))
-    var thrown: (any Error)?
-    let run = await LeakCheck.run("withBindingLeakCheck", fileID: fileID, line: anchor.line, isolation: isolation) {
-        do { try await body() } catch { thrown = error }
+    try await LeakCheck.check(
+        accepting: accepted, untraced: untraced, anchor: anchor, xcTestFile: filePath, xcTestLine: line,
+        isolation: isolation, body)
+}
+
+extension LeakCheck {
+    /// The check of both `withBindingLeakCheck`s: `anchor` for Swift Testing's issues, the literal
+    /// `xcTestFile`/`xcTestLine` for `XCTFail` outside a Swift Testing test.
+    static func check(
+        accepting accepted: [AcceptedFinding], untraced: UntracedBuildPolicy, anchor: SourceLocation,
+        xcTestFile: StaticString, xcTestLine: UInt, isolation: isolated (any Actor)?,
+        _ body: () async throws -> Void
+    ) async throws {
+        var thrown: (any Error)?
+        let run = await LeakCheck.run(
+            "withBindingLeakCheck", fileID: anchor.fileID, line: anchor.line, isolation: isolation
+        ) {
+            do { try await body() } catch { thrown = error }
+        }
+        let outcome = LeakCheck.outcome(of: run, accepting: accepted)
+        if Test.current == nil {
+            LeakCheck.reportOutsideSwiftTesting(outcome, untraced: untraced, file: xcTestFile, line: xcTestLine)
+        } else {
+            BindingLeakCheckTrait(accepting: accepted, untraced: untraced).report(outcome, anchor: anchor)
+        }
+        if let thrown { throw thrown }
     }
-    let outcome = LeakCheck.outcome(of: run, accepting: accepted)
-    if Test.current == nil {
-        LeakCheck.reportOutsideSwiftTesting(outcome, untraced: untraced, file: filePath, line: line)
-    } else {
-        BindingLeakCheckTrait(accepting: accepted, untraced: untraced).report(outcome, anchor: anchor)
-    }
-    if let thrown { throw thrown }
+}
+
+/// ``withBindingLeakCheck(accepting:untraced:fileID:filePath:line:column:isolation:_:)`` with the
+/// caller's location as Swift Testing passes it along: for a test helper that takes a
+/// `sourceLocation: SourceLocation = #_sourceLocation` of its own and forwards it.
+public func withBindingLeakCheck(
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    sourceLocation: SourceLocation, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+) async throws {
+    // XCTFail takes a literal path: outside a Swift Testing test, the failure is placed at this line
+    // (its message names each finding's own site).
+    try await LeakCheck.check(
+        accepting: accepted, untraced: untraced, anchor: sourceLocation, xcTestFile: #filePath,
+        xcTestLine: #line, isolation: isolation, body)
 }

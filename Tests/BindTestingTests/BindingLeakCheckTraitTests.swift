@@ -62,6 +62,22 @@ struct BindingLeakCheckTraitTests {
             "\(issue.text)")
     }
 
+    @Test("a helper that forwards its caller's sourceLocation to withBindingLeakCheck begins the scope there")
+    func forwardedSourceLocation() async throws {
+        func checked(sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) async throws {
+            try await withBindingLeakCheck(sourceLocation: sourceLocation) { body() }
+        }
+        var callerLine = 0
+        let found = try await issues(recordedBy: {
+            callerLine = #line; try await checked { bindAndForget(to: NameLabel()) }
+        })
+        let issue = try #require(found.first, "the leak is reported")
+        #expect(issue.sourceLocation?.line == Int(plantedLeakLine))
+        #expect(
+            issue.text.contains("BindTestingTests/BindingLeakCheckTraitTests.swift:\(callerLine): scope "),
+            "\(issue.text)")
+    }
+
     @Test("the fixed twin, which unsubscribes, passes")
     func fixedTwinPasses() async throws {
         let found = try await issues(of: .bindingLeakCheck) { bindAndUnsubscribe(to: NameLabel()) }
