@@ -104,6 +104,30 @@ struct DuplicateBindingTests {
         #expect(status.text == "dark")
     }
 
+    @Test("a loop binding two Labels to each source, line after line, is one use of each")
+    func loopOverSourcesTwoLabels() throws {
+        // Given a header showing the latest title and subtitle of several sources
+        let sources = (0..<3).map { (Output<String>(value: "title \($0)"), Output<String>(value: "subtitle \($0)")) }
+        let title = Label()
+        let subtitle = Label()
+
+        // When one loop binds both Labels to each source, the two binds of a source on adjacent lines
+        let recording = BindTrace.capture {
+            BindTrace.scope("header") {
+                let bag = SubscriptionContainer()
+                for (sourceTitle, sourceSubtitle) in sources {
+                    sourceTitle.bind(to: title.binding[\.text]).add(to: bag)
+                    sourceSubtitle.bind(to: subtitle.binding[\.text]).add(to: bag)
+                }
+                bag.unsubscribe()
+            }
+        }
+
+        // Then the binds of one line to one Label, interleaved with the other line's, supersede nothing
+        #expect(try analyze(recording).findings.isEmpty)
+        #expect(title.text == "title 2" && subtitle.text == "subtitle 2")
+    }
+
     @Test("a reused cell bound to its next row's Output without unbinding the previous row is a duplicate")
     func reusedCellNextRow() throws {
         // Given one cell's Label and two rows' Outputs

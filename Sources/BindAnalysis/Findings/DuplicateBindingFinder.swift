@@ -243,15 +243,17 @@ struct DuplicateBindingFinder {
 /// The target of the latest Binder bind from each site, for telling a loop over sources into one
 /// target (consecutive binds from the site to the same target) from a pool of cells configured in
 /// turn. Direct-mapped by site, without hashing: a site whose slot another site took is not
-/// remembered, and its next bind counts as made apart (superseding, as without the memo).
+/// remembered, and its next bind counts as made apart (superseding, as without the memo). Fibonacci
+/// hashing puts nearby lines of one file (a loop body's binds) in distinct slots.
 private struct RecentBinderTargets {
-    private var sites = [SiteKey](repeating: SiteKey(file: 0, line: 0), count: 256)
-    private var targets = [TargetKey](repeating: TargetKey(type: 0, identity: 0), count: 256)
+    private static var slots: Int { 1024 }
+    private var sites = [SiteKey](repeating: SiteKey(file: 0, line: 0), count: Self.slots)
+    private var targets = [TargetKey](repeating: TargetKey(type: 0, identity: 0), count: Self.slots)
 
     @inline(__always)
     private func slot(_ site: SiteKey) -> Int {
         let mixed = (UInt64(site.file) << 32 ^ UInt64(truncatingIfNeeded: site.line)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed &>> 56)
+        return Int(truncatingIfNeeded: mixed &>> UInt64(64 - Self.slots.trailingZeroBitCount))
     }
 
     func previous(from site: SiteKey) -> TargetKey? {
