@@ -54,6 +54,32 @@ struct GlitchRuleTests {
         #expect(try glitchLines(recording) == [])
     }
 
+    @Test("a merge of merged Relays and a map of a Relay, fired from one tap, carries events only: no glitch")
+    func nestedMergeOfRelays() throws {
+        // Given an activity log merging a merge of two Relays with a description of the tap itself
+        let tap = Relay<Void>()
+        let analytics = Relay<String>()
+        let navigation = Relay<String>()
+        var entries: [String] = []
+
+        // When the tap fires once
+        let recording = BindTrace.capture {
+            let bag = SubscriptionContainer()
+            tap.bind {
+                analytics.update(withValue: "tap")
+                navigation.update(withValue: "push detail")
+            }.add(to: bag)
+            Output.merge(Output.merge(analytics, navigation), tap.map { "tapped" })
+                .bind { entries.append($0) }.add(to: bag)
+            tap.fire()
+            bag.unsubscribe()
+        }
+
+        // Then all three events reach the log, and no glitch is reported
+        #expect(entries.sorted() == ["push detail", "tap", "tapped"])
+        #expect(try glitchLines(recording) == [])
+    }
+
     @Test("a merge of two state Outputs derived from one update is still a glitch")
     func mergedStateDiamond() throws {
         // Given two derivations of one state Output, merged

@@ -53,9 +53,11 @@ final class BindingGroup {
 /// but still bound. Bindings of one target to different Outputs made in one go — in one scope and
 /// one propagation (both at top level, or both in the same update's subscribers), with no other
 /// target bound from the site in between (a loop over sources, last writer wins) — are one use of
-/// the target, and do not supersede each other; the closure rule exempts the same loop. The finding is at the bind line whether or not anything is alive when the
-/// trace ends, with the evidence when the trace has it: an update of a superseded binding's
-/// Output after the newer binding was made, which reached the target.
+/// the target, and do not supersede each other; the closure rule exempts the same loop.
+///
+/// The finding is at the bind line whether or not anything is alive when the trace ends, with the
+/// evidence when the trace has it: an update of a superseded binding's Output after the newer
+/// binding was made, which reached the target.
 ///
 /// A target's identity is its address, which a new object may reuse after the old one is gone. A
 /// binding whose target is seen gone (a dangling delivery) leaves its group at once, and one seen

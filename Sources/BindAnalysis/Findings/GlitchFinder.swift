@@ -7,7 +7,7 @@ import BindTraceModel
 /// inconsistent, intermediate value.
 ///
 /// A merge has no latest-of-each to pair: only its deliveries that carry state count. One entering
-/// from a Relay (directly or through maps and filters of it) is an event, and two events reaching a
+/// from a Relay (directly, or through maps, filters and merges of it) is an event, and two events reaching a
 /// merge are two events (one tap logged as analytics and navigation), not a stale value and a
 /// final one. Combines are judged on every delivery.
 ///
@@ -124,12 +124,13 @@ struct GlitchFinder {
     }
 
     /// Whether the delivery made through `stack` (its last frame is the Output entering the merge)
-    /// is an event: the nearest Output up the path that is not a map or filter is a Relay.
+    /// is an event: the nearest Output up the path that is not a map, filter, merge or
+    /// `ignoringDuplicates` (each passes on what its input carries) is a Relay.
     private static func carriesEvent(_ stack: UnsafeBufferPointer<Frame>) -> Bool {
         for frame in stack.reversed() {
             switch frame.output?.kind {
             case .relay: return true
-            case .map, .filter: continue
+            case .map, .filter, .merge, .ignoringDuplicates: continue
             default: return false
             }
         }
