@@ -88,12 +88,12 @@ struct DuplicateBindingFinder {
             group.key = key
             groups.insert(group, for: key)
         }
-        let scope = node.scope?.id ?? 0
-        // Tested before this bind is noted: the site's previous Binder bind went to this target.
+        // Unretained: a strong reference to the scope cost a retain and a release per bind.
+        let scope = node.scopeReference?._withUnsafeGuaranteedRef { $0.id } ?? 0
+        // The site's previous Binder bind went to this target (noted at every bind, before testing).
+        let previousTarget = recentTargets.exchange(target, boundFrom: key.site)
         let continuesRun =
-            !group.members.isEmpty && group.runScope == scope && group.runRoot == root
-            && recentTargets.previous(from: key.site) == target
-        recentTargets.note(target, boundFrom: key.site)
+            !group.members.isEmpty && group.runScope == scope && group.runRoot == root && previousTarget == target
         if !continuesRun {
             group.runStart = sequence
             group.runScope = scope
@@ -248,25 +248,25 @@ struct DuplicateBindingFinder {
 /// remembered, and its next bind counts as made apart (superseding, as without the memo). Fibonacci
 /// hashing puts nearby lines of one file (a loop body's binds) in distinct slots.
 private struct RecentBinderTargets {
+    private struct Entry {
+        var site = SiteKey(file: 0, line: 0)
+        var target = TargetKey(type: 0, identity: 0)
+    }
+
     private static var slots: Int { 1024 }
-    private var sites = [SiteKey](repeating: SiteKey(file: 0, line: 0), count: Self.slots)
-    private var targets = [TargetKey](repeating: TargetKey(type: 0, identity: 0), count: Self.slots)
+    private var entries = [Entry](repeating: Entry(), count: Self.slots)
 
+    /// Notes that `site` bound `target` and returns the target of its previous Binder bind, if known.
+    // Hot path (every Binder bind): one slot read and written in place, one uniqueness check.
     @inline(__always)
-    private func slot(_ site: SiteKey) -> Int {
+    mutating func exchange(_ target: TargetKey, boundFrom site: SiteKey) -> TargetKey? {
         let mixed = (UInt64(site.file) << 32 ^ UInt64(truncatingIfNeeded: site.line)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed &>> UInt64(64 - Self.slots.trailingZeroBitCount))
-    }
-
-    func previous(from site: SiteKey) -> TargetKey? {
-        let index = slot(site)
-        return sites[index] == site ? targets[index] : nil
-    }
-
-    mutating func note(_ target: TargetKey, boundFrom site: SiteKey) {
-        let index = slot(site)
-        sites[index] = site
-        targets[index] = target
+        let index = Int(truncatingIfNeeded: mixed &>> UInt64(64 - Self.slots.trailingZeroBitCount))
+        return entries.withUnsafeMutableBufferPointer { entries in
+            let previous = entries[index].site == site ? entries[index].target : nil
+            entries[index] = Entry(site: site, target: target)
+            return previous
+        }
     }
 }
 
