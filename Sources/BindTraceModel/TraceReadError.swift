@@ -26,7 +26,10 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .cannotOpen(let reason): "cannot open: \(reason)"
         case .notATrace: "not a Bind trace (wrong magic at offset 0)"
-        case .truncatedHeader(let length): "truncated header: \(length) of 16 bytes"
+        case .truncatedHeader(let length):
+            length == 0
+                ? "empty file: no trace header (a recording that had not written yet, or not a trace)"
+                : "truncated header: \(length) of 16 bytes"
         case .unsupportedVersion(let major, let minor):
             "unsupported trace format version \(major).\(minor) (this reader reads 1.x)"
         case .recordTooLong(let offset, let length):

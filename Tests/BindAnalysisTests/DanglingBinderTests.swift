@@ -39,3 +39,52 @@ struct DanglingBinderTests {
     }
 }
 #endif
+
+#if Tracing
+/// A card whose owner lets it go when the user signs out: it empties its bag in `deinit`.
+private final class ProfileCard {
+    let name = Label()
+    let bag = SubscriptionContainer()
+    let emptiesBag: Bool
+
+    init(emptiesBag: Bool) { self.emptiesBag = emptiesBag }
+
+    deinit { if emptiesBag { bag.unsubscribe() } }
+}
+
+private final class CardHost {
+    var card: ProfileCard?
+    let bag = SubscriptionContainer()
+}
+
+@Suite("dangling-binder mid-update")
+struct DanglingMidUpdateTests {
+    /// The user Output's first subscriber releases the card; the second is the card's Binder.
+    static func signOut(emptiesBag: Bool) throws -> (AnalysisResult, bindLine: UInt) {
+        let user = Output<String>(value: "Ada")
+        var bindLine: UInt = 0
+        let recording = BindTrace.capture {
+            let host = CardHost()
+            user.bind { [weak host] in if $0 == "signed-out" { host?.card = nil } }.add(to: host.bag)
+            host.card = ProfileCard(emptiesBag: emptiesBag)  // only the host keeps it
+            bindLine = #line; user.bind(to: host.card!.name.binding[\.text]).add(to: host.card!.bag)
+            user.update(withValue: "signed-out")
+            #expect(host.card == nil)
+            host.bag.unsubscribe()
+        }
+        return (try analyze(recording), bindLine)
+    }
+
+    @Test("a card unbound by an earlier subscriber of the same update gets the value in flight: no finding, no error")
+    func unboundMidUpdate() throws {
+        let (result, _) = try Self.signOut(emptiesBag: true)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+    }
+
+    @Test("the same card that does not empty its bag is delivered to after it is gone: dangling")
+    func stillBoundMidUpdate() throws {
+        let (result, line) = try Self.signOut(emptiesBag: false)
+        #expect(kindsAndLines(result).contains("dangling-binder@\(line)"), "\(kindsAndLines(result))")
+    }
+}
+#endif

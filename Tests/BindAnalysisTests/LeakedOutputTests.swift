@@ -24,6 +24,27 @@ struct LeakedOutputTests {
         #expect(finding.related.contains { $0.note.contains("keeps it alive") })
     }
 
+    @Test("a line leaving two Outputs in each of three screens is counted three times, not six")
+    func twoOutputsPerScreenCountOnce() throws {
+        let user = Output<String>(value: "Ada")
+        let theme = Output<String>(value: "light")
+        var line: UInt = 0
+
+        let recording = BindTrace.capture {
+            for screen in 0..<3 {
+                BindTrace.scope("details \(screen)") {
+                    line = #line; let shown = (user.map { $0.uppercased() }, theme.map { $0 + "!" })
+                    _ = shown
+                }
+            }
+        }
+
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["leaked-output@\(line)"])
+        let message = try #require(result.findings.first?.message)
+        #expect(message.hasSuffix("(3 times from this line)"), "\(message)")
+    }
+
     @Test("an operator's own subscription and a chain built on the leak are one finding")
     func chainIsOneFinding() throws {
         let count = Output<Int>(value: 1)

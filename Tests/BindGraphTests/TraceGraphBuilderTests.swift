@@ -120,7 +120,8 @@ struct TraceGraphBuilderTests {
         // Given findings on the sign-in shape
         var trace = TraceStates.signIn()
         trace.bind(23, to: 2, line: 40, target: "Button")
-        trace.add(.dangling(subscription: 23))
+        trace.update(2)
+        trace.add(.dangling(subscription: 23))  // delivered by that update
         let state = trace.state()
         let findings = [
             Finding(kind: .leakedOutput, message: "leaks", site: TraceStates.site(5), outputs: [12]),

@@ -20,6 +20,8 @@ struct TraceReaderErrorTests {
         #expect(throws: TraceReadError.truncatedHeader(length: 0)) { try read([]) }
         let header = TraceBytes().bytes
         #expect(throws: TraceReadError.truncatedHeader(length: 10)) { try read(Array(header.prefix(10))) }
+        #expect(TraceReadError.truncatedHeader(length: 0).description.hasPrefix("empty file"))
+        #expect(TraceReadError.truncatedHeader(length: 10).description == "truncated header: 10 of 16 bytes")
     }
 
     @Test("a future major version is refused, naming the version")

@@ -73,6 +73,12 @@ struct BindBenchmarks {
             case "--trace-dir" where index + 1 < arguments.count:
                 index += 1
                 traceDirectory = arguments[index]
+                // The recorder would fail on its first trace, deep in a run: say so now.
+                var status = stat()
+                guard stat(traceDirectory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    printError("BindBenchmarks: --trace-dir \(traceDirectory): not a directory")
+                    exit(1)
+                }
             default:
                 usage()
             }

@@ -178,7 +178,9 @@ public class Output<Value>: Unbindable {
         bind(closure, file: #fileID, line: #line)
     }
 
-    /// Binds every binder in `binders`; unbind them together with ``SubscriptionContainer``.
+    /// Binds every binder in `binders` for as long as this Output lives. As in the published framework
+    /// nothing is returned, so they cannot be unbound: to unbind them (when their targets go away),
+    /// bind each with ``bind(to:file:line:)`` and keep its ``Subscription``.
     public final func bind(to binders: [Binder<Value>], file: StaticString = #fileID, line: UInt = #line) {
         for binder in binders { bind(to: binder, file: file, line: line) }
     }

@@ -118,10 +118,26 @@ final class SubscriberList<Value>: SubscriptionSource, @unchecked Sendable {
     }
 
     /// Removes the subscriber `token`, if it is still bound.
+    ///
+    /// Hot path. Unrecorded, only the closure is kept from the removed subscriber: the instrumented
+    /// build's subscriber is too large for registers, and destroying it whole went through its
+    /// type's value witness (a metadata lookup and two calls, 26 instructions; BENCHMARKS.md,
+    /// "Seventh pass: tracing-off churn"). The instrumented build checks the recording flag here,
+    /// under the lock, and leaves a recorded unbind to ``unbindRecorded(at:reason:)``.
     @inlinable @inline(__always)
     func unbind(token: UInt64, reason: UnbindReason) {
         lock.lock()
         guard let index = index(of: token) else { return lock.unlock() }
+        if Probe.isRecording { return unbindRecorded(at: index, reason: reason) }
+        let deliver = entries.remove(at: index).deliver
+        lock.unlock()
+        // Released here, outside the lock: the closure may hold anything.
+        _ = consume deliver
+    }
+
+    /// The rest of an unbind while a trace is recorded (instrumented build only). Lock held; unlocks.
+    @inlinable @inline(never)
+    func unbindRecorded(at index: Int, reason: UnbindReason) {
         var removed = entries.remove(at: index)
         Probe.unbound(self, &removed, reason: reason)
         lock.unlock()

@@ -29,8 +29,15 @@ public final class Subscription: Hashable, @unchecked Sendable {
     }
 
     deinit {
-        // Nothing can unbind this binding any more: the trace may want to know.
-        if Probe.isRecording { source.handleReleased(token: token) }
+        // Nothing can unbind this binding any more: the trace may want to know. Only the flag is
+        // checked here; the call is out of line, so an unrecorded release saves no registers for it.
+        if Probe.isRecording { recordRelease() }
+    }
+
+    /// Tells the subscription's source that its handle is gone (instrumented build, while recording).
+    @inline(never)
+    private func recordRelease() {
+        source.handleReleased(token: token)
     }
 
     /// Unbinds the closure; does nothing when it is already unbound or its Output is gone.

@@ -295,21 +295,27 @@ struct OutputProbe {
         }
     }
 
-    /// Specialised, as ``recordReleased(_:)``.
+    /// Specialised, as ``recordReleased(_:)``. The Output is announced first if this recording has
+    /// not seen it: the subscription may have been bound before the recording started.
     @inlinable @inline(never)
     mutating func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
         guard bt_is_recording() else { return }
-        TraceRecorder.handleReleased(subscriptionID: subscribers[index].probe.recordedID())
+        withInfo { info in
+            Self.withProbes(&subscribers) { TraceRecorder.handleReleased($0[index], of: info, subscribers: $0) }
+        }
     }
 
-    /// Specialised, as ``recordReleased(_:)``.
+    /// Specialised, as ``recordReleased(_:)``; announces the Output as ``handleReleased(_:index:)`` does.
     @inlinable @inline(never)
     mutating func contained<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int, container: ContainerProbe
     ) {
         guard bt_is_recording() else { return }
-        TraceRecorder.subscriptionContained(
-            subscriptionID: subscribers[index].probe.recordedID(), containerID: container.id)
+        withInfo { info in
+            Self.withProbes(&subscribers) {
+                TraceRecorder.subscriptionContained($0[index], of: info, subscribers: $0, containerID: container.id)
+            }
+        }
     }
 }
 

@@ -436,6 +436,22 @@ enum TraceRecorder {
         }
     }
 
+    /// The Subscription of `subscription`, still bound to `output`, was added to a container: as
+    /// ``subscriptionContained(subscriptionID:containerID:)``, but an Output this recording has not
+    /// announced is announced first, with its subscriptions, so the id names a binding the trace
+    /// knows (one bound before the recording started). Output's lock held.
+    @usableFromInline
+    static func subscriptionContained(
+        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
+        subscribers: SubscriberProbes, containerID: UInt64
+    ) {
+        withLock { state in
+            guard state.streamOpen else { return }
+            state.announce(output, subscribers: subscribers, except: nil)
+            state.append(.contained(subscription: subscription.pointee.recordedID(), container: containerID))
+        }
+    }
+
     /// The combine `derived` stopped for good: its source `source` was released (just before).
     static func stopped(_ derived: OutputTraceInfo, source: OutputTraceInfo) {
         withLock { state in
@@ -452,6 +468,22 @@ enum TraceRecorder {
         withLock { state in
             guard state.streamOpen else { return }
             state.append(.handleReleased(subscription: subscriptionID))
+        }
+    }
+
+    /// The handle of `subscription`, still bound to `output`, was released: as
+    /// ``handleReleased(subscriptionID:)``, but an Output this recording has not announced is
+    /// announced first, with its subscriptions, so the id names a binding the trace knows (one
+    /// bound before the recording started). Output's lock held.
+    @usableFromInline
+    static func handleReleased(
+        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
+        subscribers: SubscriberProbes
+    ) {
+        withLock { state in
+            guard state.streamOpen else { return }
+            state.announce(output, subscribers: subscribers, except: nil)
+            state.append(.handleReleased(subscription: subscription.pointee.recordedID()))
         }
     }
 

@@ -35,6 +35,17 @@ struct DanglingBinderFinder {
         records[key] = record
     }
 
+    /// Takes back the last delivery counted for `node` (``delivered(_:sequence:)`` was called for it):
+    /// it was the recorder's note that a new target took its target's address.
+    mutating func takeBack(_ node: SubscriptionNode) {
+        guard node.inFocus else { return }
+        let key = Key(site: node.site, outputSite: node.outputNode?.site)
+        guard var record = records[key] else { return }
+        record.deliveries -= 1
+        if node.danglingDeliveries == 0 { record.subscriptions.removeAll { $0 == node.id } }
+        records[key] = record.deliveries == 0 ? nil : record
+    }
+
     func findings() -> [Finding] {
         records.map { key, record in
             let bindings = record.subscriptions.count == 1 ? "a Binder" : "\(record.subscriptions.count) Binders"

@@ -280,7 +280,7 @@ struct LeakFinder {
             if heldByAnotherCycle { continue }
             findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
         }
-        return mergedBySite(findings)
+        return mergedBySite(findings, perEvent: true)
     }
 
     private func when(_ reason: Reason) -> String {
@@ -353,10 +353,12 @@ struct LeakFinder {
         if let culprit {
             let them = outputs.count == 1 ? "it" : "them"
             message +=
-                ": the closure bound here to \(culprit.outputName) keeps \(them) alive — it captures "
+                ": nothing else in the trace holds \(them) but the closure bound here to \(culprit.outputName), "
+                + "still held — it keeps \(them) alive when it captures "
                 + (outputs.count == 1 ? "it or its owner" : "their owner")
                 + " strongly (a method reference, self without [weak self], a Relay bound back to its owner): "
-                + "capture weakly, or unbind it when the owner goes away"
+                + "capture weakly, or unbind it when the owner goes away (if something outside the scope "
+                + "keeps the owner on purpose, a parent or a coordinator, make it outside the scope)"
             if closureSites.count > 1 {
                 message +=
                     "; \(Narrator.count(UInt64(closureSites.count - 1), "other line")) also bind closures that "
@@ -480,27 +482,30 @@ struct LeakFinder {
             + "\(Narrator.count(UInt64(count), "subscription")) still bound; empty the container in `deinit`"
     }
 
-    /// One finding per site and kind: the first, with the count of the others.
-    private func mergedBySite(_ findings: [Finding]) -> [Finding] {
-        var bySite: [SourceSite?: (finding: Finding, count: Int)] = [:]
+    /// One finding per site and kind: the first, with the count of the times it happened. Each
+    /// subscription is a time; Outputs count once per event they are judged at (`perEvent`: the scope's
+    /// end), so two Outputs one line leaves per screen (a combine and a flatMap) count once per screen.
+    private func mergedBySite(_ findings: [Finding], perEvent: Bool = false) -> [Finding] {
+        var bySite: [SourceSite?: (finding: Finding, events: Set<UInt64>)] = [:]
         var order: [SourceSite?] = []
-        for finding in findings.sorted(by: {
+        for (index, finding) in findings.sorted(by: {
             ($0.event, $0.outputs.first ?? 0, $0.subscriptions.first ?? 0)
                 < ($1.event, $1.outputs.first ?? 0, $1.subscriptions.first ?? 0)
-        }) {
+        }).enumerated() {
+            let time = perEvent ? finding.event : UInt64(index)
             if var existing = bySite[finding.site] {
-                existing.count += 1
+                existing.events.insert(time)
                 existing.finding.outputs += finding.outputs
                 existing.finding.subscriptions += finding.subscriptions
                 bySite[finding.site] = existing
             } else {
-                bySite[finding.site] = (finding, 1)
+                bySite[finding.site] = (finding, [time])
                 order.append(finding.site)
             }
         }
         return order.map { site in
-            var (finding, count) = bySite[site]!
-            if count > 1 { finding.message += " (\(count) times from this line)" }
+            var (finding, events) = bySite[site]!
+            if events.count > 1 { finding.message += " (\(events.count) times from this line)" }
             return finding
         }
     }

@@ -65,6 +65,7 @@ extension Replay {
             // A capture starting during a file recording announces again what is already known.
             if subscriptionTable.reference(binding.subscription) != nil { return }
         } else {
+            if lastDangling.sequence &+ 1 == event.sequence { takeBackNote(before: binding) }
             enter(binding.cause, event: event)
             // Unretained lookups: a frame holds no reference, and a test needs none.
             push(
@@ -419,22 +420,51 @@ extension Replay {
 
     func applyDangling(_ subscription: UInt64, event: CompactEvent) {
         guard let node = subscriptionTable[subscription] else {
+            // Unbound while the update delivering to it was running (a subscriber before it released
+            // the target's owner, which emptied its container): the snapshot's delivery still runs,
+            // finds the target gone, and harms nothing.
+            if endedSubscriptions.contains(subscription), frameStacks.count(event.thread) > 0 { return }
             record(
                 .unknownSubscription, event,
                 "delivery to a gone Binder target through subscription \(subscription), which is not bound")
             return
         }
+        // The update delivering now (dangling records carry no cause: the innermost open update of
+        // its Output on this thread).
+        let stack = frameStacks.frames(event.thread)
+        guard let delivering = stack.last(where: { $0.outputID == node.output && $0.kind == .update }) else {
+            // No update of its Output runs: the recorder's note, before a bind of a new target at the
+            // same address, that this target is gone. Nothing was delivered; the bind is another target.
+            if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
+            return
+        }
+        lastDangling = (event.sequence, subscription, node.output)
         node.danglingDeliveries &+= 1
         if node.firstDangling == 0 {
             node.firstDangling = event.sequence
             // Its target is gone: a later bind to an object at the same address is another target.
             if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
-            // The update delivering now (dangling records carry no cause: the innermost open update of its Output).
-            let stack = frameStacks.frames(event.thread)
-            node.firstDanglingUpdate =
-                stack.last(where: { $0.outputID == node.output && $0.kind == .update })?.sequence ?? event.sequence
+            node.firstDanglingUpdate = delivering.sequence
         }
         if looksForDanglingBinders { danglingBinders.delivered(node, sequence: event.sequence) }
+    }
+
+    /// The `dangling` record just before this bind was the recorder's note that `binding`'s new
+    /// target took the address of that subscription's dead one (an update of the Output, finished
+    /// but not yet closed on the thread, made it look like a delivery): not a delivery after all.
+    func takeBackNote(before binding: BindingRecord) {
+        let note = lastDangling
+        lastDangling = (0, 0, 0)
+        guard note.output == binding.output, note.subscription != binding.subscription,
+            let target = binding.target, let node = subscriptionTable[note.subscription],
+            node.targetKey?.identity == target.identity, node.danglingDeliveries > 0
+        else { return }
+        node.danglingDeliveries -= 1
+        if node.danglingDeliveries == 0 {
+            node.firstDangling = 0
+            node.firstDanglingUpdate = 0
+        }
+        if looksForDanglingBinders { danglingBinders.takeBack(node) }
     }
 
     func applyScopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite, event: CompactEvent) {

@@ -23,7 +23,13 @@ extension Replay {
         guard let node = self.subscription(id: subscription), node.handleReleasedAt == nil else { return }
         node.handleReleasedAt = sequence
         // Still bound, held by a container: the container itself was released without being emptied.
-        if node.container != 0 { releasedContainers[node.container, default: 0] += 1 }
+        if node.container != 0 {
+            releasedContainers[node.container, default: 0] += 1
+            // Its owner is gone, and with it, as a rule, the Binder's target it owned (a screen's
+            // label): a later bind to an object at the same address is another target. (A target that
+            // outlives the owner is still bound from here, and this binding is the owner's leak.)
+            if node.bindingGroupReference != nil { duplicateBindings.unbound(node) }
+        }
         if node.scope?.endedScope != nil { markAbandoned(node, time: time) }
     }
 }

@@ -48,6 +48,10 @@ public final class Replay {
     @exclusivity(unchecked) var releasedOutputs = IDHistory()
     var keptReleased: [UInt64: OutputNode] = [:]
     @exclusivity(unchecked) var endedSubscriptions = IDHistory()
+    /// The last `dangling` record counted as a delivery: its event, subscription and Output. The
+    /// recorder writes one right before the bind of a new Binder target at a dead target's address,
+    /// as a note, not a delivery (`Replay.applyBound` takes it back).
+    @exclusivity(unchecked) var lastDangling: (sequence: UInt64, subscription: UInt64, output: UInt64) = (0, 0, 0)
     /// Subscription nodes nothing refers to any more, for the next binds (see ``SubscriptionNode``).
     /// Each holds one retain.
     @exclusivity(unchecked) var subscriptionPool: [Unmanaged<SubscriptionNode>] = []

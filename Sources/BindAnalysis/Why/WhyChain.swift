@@ -57,6 +57,9 @@ package struct WhyStep: Hashable, Sendable {
     package var calledAt: SourceSite?
     /// How the step before this one caused it; nil for the root.
     package var via: WhyHop?
+    /// A `dangling` event: the value reached a Binder (``via``'s subscription) whose target was
+    /// already gone, so it was dropped.
+    package var reachedGoneTarget = false
 
     package init(
         event: UInt64, action: Action, eventName: String, thread: UInt32, threadName: String? = nil, time: UInt64,

@@ -14,7 +14,7 @@ package enum WhyText {
     package static func lines(_ chain: WhyChain) -> [String] {
         var lines: [String] = []
         let last = chain.steps.last
-        let what = last.map { step in actionName(step) + (step.output.map { " of \($0.name)" } ?? "") } ?? "event"
+        let what = last.map(title) ?? "event"
         lines.append(
             "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
         if !chain.isComplete {
@@ -68,7 +68,28 @@ package enum WhyText {
         return text
     }
 
+    /// What the selected event was, for the first line: `update of 'status' (String)`.
+    private static func title(_ step: WhyStep) -> String {
+        if step.reachedGoneTarget {
+            return
+                "dangling: \(step.output?.name ?? "an Output") delivered to a Binder whose \(targetName(step)) is gone"
+        }
+        return actionName(step) + (step.output.map { " of \($0.name)" } ?? "")
+    }
+
+    /// The type of the Binder target a dangling step's subscription delivers to (`target` if unknown).
+    private static func targetName(_ step: WhyStep) -> String {
+        step.via?.subscription?.target.map { Narrator.name(of: $0) } ?? "target"
+    }
+
     private static func change(of step: WhyStep) -> String {
+        if step.reachedGoneTarget {
+            let binder =
+                step.via?.subscription.map { "the \($0.name)" }
+                ?? "subscription \(step.via?.subscriptionID ?? 0) (its bind is not in the trace)"
+            return "dangling: \(binder) received \(quoted(step.value)), but its \(targetName(step)) was already "
+                + "released: the value went nowhere, and the Binder is still bound"
+        }
         let name = step.output?.name ?? step.eventName
         switch step.action {
         case .update, .fire:

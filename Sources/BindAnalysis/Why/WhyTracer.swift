@@ -107,6 +107,9 @@ package struct WhyTracer {
 
     private mutating func chain(at event: TraceEvent, target: WhyTarget, threadName: String?) -> WhyChain {
         var frames = stacks[slot(of: event.thread)]
+        if case .dangling(let subscription) = event.kind {
+            return danglingChain(at: event, subscription: subscription, frames: frames, threadName: threadName)
+        }
         if frames.last?.event != event.sequence {
             // Not an update, fire or bind: its causes, then the event itself.
             if let cause = event.kind.cause {
@@ -133,6 +136,40 @@ package struct WhyTracer {
         let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
         return WhyChain(
             selected: event.sequence, steps: steps, isComplete: frames[start].parent == 0, deliveredTo: deliveredTo)
+    }
+
+    /// The chain of a delivery to a Binder whose target is gone: the update or fire that delivered
+    /// the value (its chain first), then a step through the Binder's subscription naming the target.
+    ///
+    /// A `dangling` record carries no cause: Bind writes it inside the delivering update's frame, on
+    /// its thread, so that update is the innermost open update or fire of the Binder's Output (as the
+    /// replay finds it). With none open (a hostile trace, or one that began mid-delivery) the chain is
+    /// the dangling step alone, marked incomplete.
+    private mutating func danglingChain(
+        at event: TraceEvent, subscription id: UInt64, frames: [Frame], threadName: String?
+    ) -> WhyChain {
+        let subscription = subscriptions[id]
+        var frames = frames
+        let delivering = subscription.flatMap { subscription in
+            frames.lastIndex { $0.output == subscription.output && ($0.action == .update || $0.action == .fire) }
+        }
+        if let delivering { frames.removeSubrange((delivering + 1)...) } else { frames.removeAll() }
+        var frame = Frame(
+            event: event.sequence, parent: delivering.map { frames[$0].event } ?? 0, action: .other,
+            output: subscription?.output ?? 0, causeSubscription: id, thread: event.thread, time: event.time,
+            value: delivering.flatMap { frames[$0].value }, previous: nil)
+        frame.otherName = event.kind.name
+        frames.append(frame)
+        var start = frames.count - 1
+        while start > 0 && frames[start].parent == frames[start - 1].event { start -= 1 }
+        var steps = frames[start...].map { step(of: $0, threadName: $0.thread == event.thread ? threadName : nil) }
+        // Named through its subscription even when no delivering update was found.
+        steps[steps.count - 1].via =
+            steps[steps.count - 1].via
+            ?? WhyHop(subscription: subscription, subscriptionID: id, operator: nil, contributors: [])
+        steps[steps.count - 1].reachedGoneTarget = true
+        return WhyChain(
+            selected: event.sequence, steps: steps, isComplete: delivering != nil && frames[start].parent == 0)
     }
 
     /// The step a frame is in a chain, named with what is alive now (the chain's Outputs and

@@ -13,7 +13,8 @@ struct WhyCommand: ParsableCommand {
             --closure FILE:LINE (the last value delivered to the subscription bound there). The root is \
             the update or fire the app called (its thread, line and value); each hop names the \
             subscription, the operator and its line, the Output updated and its value before and after. \
-            Exit status 2 with one line on standard error when the selection matches nothing.
+            A dangling event (a Binder delivered to after its target was released) is explained through \
+            the update that delivered it, then the Binder, its line and its target type. Exit status 2 with one line on standard error when the selection matches nothing.
             """)
 
     @OptionGroup var traces: TraceOptions

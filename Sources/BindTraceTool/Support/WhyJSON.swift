@@ -60,6 +60,7 @@ enum WhyJSON {
         .object([
             ("subscription", .uint(hop.subscriptionID)),
             ("boundAt", hop.subscription.map { .string($0.site.description) } ?? .null),
+            ("target", hop.subscription?.target.map { .string($0.type) } ?? .null),
             ("operator", hop.operator.map { .string("\($0)") } ?? .null),
             (
                 "contributors",
