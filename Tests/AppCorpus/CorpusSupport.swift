@@ -33,7 +33,7 @@ enum CorpusPrograms {
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
         TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
         PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
-        SignUpApp.self, WeatherApp.self, NotesApp.self, FormApp.self,
+        SignUpApp.self, WeatherApp.self, NotesApp.self, FormApp.self, ActivityApp.self,
     ]
 }
 

@@ -79,5 +79,156 @@ struct DuplicateBindingTests {
         // targets simply differ): either way, no two of these bindings share a live target.
         #expect(try analyze(recording).findings.filter { $0.kind == .duplicateBinding }.isEmpty)
     }
+
+    @Test("a Label bound in a loop to two sources in one scope is one use of it, not a duplicate")
+    func loopOverSources() throws {
+        // Given a status bar that shows the latest of two sources: one Label bound to each (last writer wins)
+        let user = Output<String>(value: "Ada")
+        let theme = Output<String>(value: "light")
+        let status = Label()
+
+        // When it binds them in a loop into its bag, a source updates, and the bar closes
+        let recording = BindTrace.capture {
+            BindTrace.scope("status bar") {
+                let bag = SubscriptionContainer()
+                for source in [user, theme] {
+                    source.bind(to: status.binding[\.text]).add(to: bag)
+                }
+                theme.update(withValue: "dark")
+                bag.unsubscribe()
+            }
+        }
+
+        // Then nothing was superseded
+        #expect(try analyze(recording).findings.isEmpty)
+        #expect(status.text == "dark")
+    }
+
+    @Test("a loop binding two Labels to each source, line after line, is one use of each")
+    func loopOverSourcesTwoLabels() throws {
+        // Given a header showing the latest title and subtitle of several sources
+        let sources = (0..<3).map { (Output<String>(value: "title \($0)"), Output<String>(value: "subtitle \($0)")) }
+        let title = Label()
+        let subtitle = Label()
+
+        // When one loop binds both Labels to each source, the two binds of a source on adjacent lines
+        let recording = BindTrace.capture {
+            BindTrace.scope("header") {
+                let bag = SubscriptionContainer()
+                for (sourceTitle, sourceSubtitle) in sources {
+                    sourceTitle.bind(to: title.binding[\.text]).add(to: bag)
+                    sourceSubtitle.bind(to: subtitle.binding[\.text]).add(to: bag)
+                }
+                bag.unsubscribe()
+            }
+        }
+
+        // Then the binds of one line to one Label, interleaved with the other line's, supersede nothing
+        #expect(try analyze(recording).findings.isEmpty)
+        #expect(title.text == "title 2" && subtitle.text == "subtitle 2")
+    }
+
+    @Test("a reused cell bound to its next row's Output without unbinding the previous row is a duplicate")
+    func reusedCellNextRow() throws {
+        // Given one cell's Label and two rows' Outputs
+        let rows = [Output<String>(value: "row 0"), Output<String>(value: "row 1")]
+        let label = Label()
+        var bindLine: UInt = 0
+
+        // When the cell is configured for each row in turn, each configuration in its own scope, and
+        // never unbinds the previous row before a row updates
+        let recording = BindTrace.capture {
+            let bag = SubscriptionContainer()
+            for row in rows {
+                BindTrace.scope("configure cell") {
+                    bindLine = #line; row.bind(to: label.binding[\.text]).add(to: bag)
+                }
+            }
+            rows[0].update(withValue: "row 0 edited")
+            bag.unsubscribe()
+        }
+
+        // Then the bind line is a duplicate binding with the reused-cell advice and the evidence
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["duplicate-binding@\(bindLine)"])
+        let message = try #require(result.findings.first?.message)
+        #expect(message.contains("to 2 Outputs at once"))
+        #expect(message.contains("a reused cell must unbind its previous row"))
+        #expect(message.contains("reached the Label now showing"))
+    }
+
+    @Test("a pool of cells configured in turn in one scope is a duplicate when a cell comes back without unbinding")
+    func poolInOneScope() throws {
+        // Given two cells for four rows, with no scope per configuration
+        let rows = (0..<4).map { Output<String>(value: "row \($0)") }
+        let labels = [Label(), Label()]
+        var bindLine: UInt = 0
+
+        // When each row is bound to the next cell in turn, the cells never emptied between uses
+        let recording = BindTrace.capture {
+            BindTrace.scope("feed screen") {
+                let bags = [SubscriptionContainer(), SubscriptionContainer()]
+                for (index, row) in rows.enumerated() {
+                    bindLine = #line; row.bind(to: labels[index % 2].binding[\.text]).add(to: bags[index % 2])
+                }
+                for bag in bags { bag.unsubscribe() }
+            }
+        }
+
+        // Then both cells are reported, once, at the bind line
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["duplicate-binding@\(bindLine)"])
+        #expect(result.findings.first?.message.contains("(2 targets)") == true)
+    }
+
+    @Test("one Output bound twice to one Label in one loop is a duplicate")
+    func sameOutputTwiceInALoop() throws {
+        // Given one Output and one Label
+        let title = Output<String>(value: "Ada")
+        let label = Label()
+        var bindLine: UInt = 0
+
+        // When a loop binds the same Output to the Label twice, in one go
+        let recording = BindTrace.capture {
+            let bag = SubscriptionContainer()
+            for source in [title, title] {
+                bindLine = #line; source.bind(to: label.binding[\.text]).add(to: bag)
+            }
+            bag.unsubscribe()
+        }
+
+        // Then every value reaches the Label twice: reported
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["duplicate-binding@\(bindLine)"])
+        #expect(result.findings.first?.message.contains("2 times at once to the same Label") == true)
+    }
+
+    @Test("a header bound again to each selected item by a tap handler, in one scope, is a duplicate")
+    func rebindOnEachTap() throws {
+        // Given a detail screen whose header shows the selected item, chosen by taps
+        let items = [Output<String>(value: "item 1"), Output<String>(value: "item 2")]
+        let header = Label()
+        let select = Relay<Int>()
+        var bindLine: UInt = 0
+
+        // When each tap binds the header to its item without unbinding the previous one, all in one scope
+        let recording = BindTrace.capture {
+            BindTrace.scope("detail screen") {
+                let bag = SubscriptionContainer()
+                select.bind { index in
+                    bindLine = #line; items[index].bind(to: header.binding[\.text]).add(to: bag)
+                }.add(to: bag)
+                select.update(withValue: 0)
+                select.update(withValue: 1)
+                items[0].update(withValue: "item 1 renamed")
+                bag.unsubscribe()
+            }
+        }
+
+        // Then the binds of two taps are two uses of the header: the first is superseded
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["duplicate-binding@\(bindLine)"])
+        #expect(header.text == "item 1 renamed")
+    }
 }
 #endif

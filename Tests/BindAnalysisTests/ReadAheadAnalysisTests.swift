@@ -85,7 +85,8 @@ struct ReadAheadAnalysisTests {
     @Test("binds and creations batched with string ids judge as decoded events do; one text under two ids is one")
     func bindsByStringID() throws {
         // Given a cell's file name and a Binder type each defined under two ids (as another recording
-        // thread may), and one Label bound from one line to three Outputs, under both ids
+        // thread may), and one Label bound from one line to one Output three times, under both ids (to
+        // three different Outputs in one go it would be a loop over sources, not a duplicate)
         var trace = TraceWriter()
         let texts = ["App/Cell.swift", "Int", "Label", "App/Cell.swift", "Label", "thread 1"]
         for (index, text) in texts.enumerated() {
@@ -103,7 +104,7 @@ struct ReadAheadAnalysisTests {
                     output: output, kind: .output, valueType: 2, file: file, line: 7, label: 0, scope: 0,
                     preexisting: false, cause: .none))
         }
-        for (subscription, output, file, type) in [(10, 1, 1, 3), (11, 2, 4, 5), (12, 3, 1, 3)]
+        for (subscription, output, file, type) in [(10, 1, 1, 3), (11, 1, 4, 5), (12, 1, 1, 3)]
             as [(UInt64, UInt64, UInt64, UInt64)]
         {
             add(

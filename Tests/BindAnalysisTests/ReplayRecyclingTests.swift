@@ -103,13 +103,16 @@ struct ReplayRecyclingTests {
         var trace = TraceBuilder()
         trace.output(1, line: 1, label: "title")
         trace.output(2, line: 2, label: "subtitle")
-        // One Label bound twice from one line at once: a duplicate binding that holds both.
+        // One Label bound twice from one line at once, by two configurations (two scopes: not one
+        // loop): a duplicate binding that holds both.
         trace.beginScope(10, name: "cell", line: 3)
         trace.bind(1, to: 1, line: 4, target: Self.label, scope: 10)
-        trace.bind(2, to: 2, line: 4, target: Self.label, scope: 10)
+        trace.beginScope(11, parent: 10, name: "cell", line: 3)
+        trace.bind(2, to: 2, line: 4, target: Self.label, scope: 11)
         trace.update(1)
         trace.unbind(1)
         trace.unbind(2)
+        trace.endScope(11)
         trace.endScope(10)
         // Then cells that bind and unbind cleanly, with other Labels, from the same line.
         for cell in UInt64(0)..<20 {

@@ -16,6 +16,14 @@ final class BindingGroup {
     @exclusivity(unchecked) var peak: [SubscriptionNode] = []
     @exclusivity(unchecked) var peakSequence: UInt64 = 0
     @exclusivity(unchecked) var isCandidate = false
+    /// Members a newer member superseded: a group is a duplicate only while it has some.
+    @exclusivity(unchecked) var supersededMembers = 0
+    /// The current run of binds made in one go (one scope, one propagation, no other target bound
+    /// from the site in between): the sequence of its first bind, its scope's trace id (0: none)
+    /// and its root (0: top level).
+    @exclusivity(unchecked) var runStart: UInt64 = 0
+    @exclusivity(unchecked) var runScope: UInt64 = 0
+    @exclusivity(unchecked) var runRoot: UInt64 = 0
 
     init(key: Key) { self.key = key }
 
@@ -42,9 +50,14 @@ final class BindingGroup {
 /// `SubscriptionContainer` (see ``ContainerGroup``).
 ///
 /// The newest binding of a target is the one meant to be there; the older ones are *superseded*
-/// but still bound. The finding is at the bind line whether or not anything is alive when the
-/// trace ends, with the evidence when the trace has it: an update of a superseded binding's
-/// Output after the newer binding was made, which reached the target.
+/// but still bound. Bindings of one target to different Outputs made in one go — in one scope and
+/// one propagation (both at top level, or both in the same update's subscribers), with no other
+/// target bound from the site in between (a loop over sources, last writer wins) — are one use of
+/// the target, and do not supersede each other; the closure rule exempts the same loop.
+///
+/// The finding is at the bind line whether or not anything is alive when the trace ends, with the
+/// evidence when the trace has it: an update of a superseded binding's Output after the newer
+/// binding was made, which reached the target.
 ///
 /// A target's identity is its address, which a new object may reuse after the old one is gone. A
 /// binding whose target is seen gone (a dangling delivery) leaves its group at once, and one seen
@@ -59,9 +72,12 @@ struct DuplicateBindingFinder {
     /// Groups that emptied without ever being a candidate, for the next new ones: most groups have
     /// one member at a time (a cell's Binder, bound and unbound), so this saves two allocations per bind.
     private var spareGroups: [BindingGroup] = []
+    private var recentTargets = RecentBinderTargets()
     var containers = ContainerBindingFinder()
 
-    mutating func bound(_ node: SubscriptionNode, sequence: UInt64) {
+    /// A Binder bind numbered `sequence`, made in the propagation whose root is event `root` (0: a
+    /// bind at top level, which no subscription's closure made).
+    mutating func bound(_ node: SubscriptionNode, sequence: UInt64, root: UInt64) {
         guard let target = node.targetKey else { return }
         let key = BindingGroup.Key(target: target, site: node.siteKey)
         let group: BindingGroup
@@ -72,16 +88,30 @@ struct DuplicateBindingFinder {
             group.key = key
             groups.insert(group, for: key)
         }
+        // Unretained: a strong reference to the scope cost a retain and a release per bind.
+        let scope = node.scopeReference?._withUnsafeGuaranteedRef { $0.id } ?? 0
+        // The site's previous Binder bind went to this target (noted at every bind, before testing).
+        let previousTarget = recentTargets.exchange(target, boundFrom: key.site)
+        let continuesRun =
+            !group.members.isEmpty && group.runScope == scope && group.runRoot == root && previousTarget == target
+        if !continuesRun {
+            group.runStart = sequence
+            group.runScope = scope
+            group.runRoot = root
+        }
         for older in group.members where older.supersededBy == nil {
+            // Bound in one go with this one to another Output: the same use of the target.
+            if continuesRun && older.boundAt >= group.runStart && older.output != node.output { continue }
             older.supersededBy = node
+            group.supersededMembers += 1
             older.outputNode?.supersededBindings += 1
             superseded[older.output, default: []].append(older)
         }
         group.members.append(node)
         node.bindingGroup = group
-        // A peak of one is never reported: no snapshot (it would share `members`' storage, so the
-        // next removal would copy it) until there are two.
-        if group.members.count >= 2 && group.members.count > group.peak.count {
+        // A peak without a superseded member is never reported: no snapshot (it would share
+        // `members`' storage, so the next removal would copy it) until there is one.
+        if group.supersededMembers > 0 && group.members.count > group.peak.count {
             group.peak = group.members
             group.peakSequence = sequence
             if group.members.count >= 2 && !group.isCandidate {
@@ -97,6 +127,7 @@ struct DuplicateBindingFinder {
         let (isEmpty, key) = reference._withUnsafeGuaranteedRef { group in
             // A member once (`removeAll(where:)` costs ten times as much for one of a few).
             if let index = group.members.lastIndex(where: { $0 === node }) { group.members.remove(at: index) }
+            if node.supersededBy != nil { group.supersededMembers -= 1 }
             return (group.members.isEmpty, group.key)
         }
         // A group that was never a candidate has no peak and is held by `groups` only: it can be reused.
@@ -208,6 +239,34 @@ struct DuplicateBindingFinder {
         return Finding(
             kind: .duplicateBinding, message: message, site: site, related: related,
             outputs: outputs.map(\.id), subscriptions: peak.map(\.id), event: sequence)
+    }
+}
+
+/// The target of the latest Binder bind from each site, for telling a loop over sources into one
+/// target (consecutive binds from the site to the same target) from a pool of cells configured in
+/// turn. Direct-mapped by site, without hashing: a site whose slot another site took is not
+/// remembered, and its next bind counts as made apart (superseding, as without the memo). Fibonacci
+/// hashing puts nearby lines of one file (a loop body's binds) in distinct slots.
+private struct RecentBinderTargets {
+    private struct Entry {
+        var site = SiteKey(file: 0, line: 0)
+        var target = TargetKey(type: 0, identity: 0)
+    }
+
+    private static var slots: Int { 1024 }
+    private var entries = [Entry](repeating: Entry(), count: Self.slots)
+
+    /// Notes that `site` bound `target` and returns the target of its previous Binder bind, if known.
+    // Hot path (every Binder bind): one slot read and written in place, one uniqueness check.
+    @inline(__always)
+    mutating func exchange(_ target: TargetKey, boundFrom site: SiteKey) -> TargetKey? {
+        let mixed = (UInt64(site.file) << 32 ^ UInt64(truncatingIfNeeded: site.line)) &* 0x9E37_79B9_7F4A_7C15
+        let index = Int(truncatingIfNeeded: mixed &>> UInt64(64 - Self.slots.trailingZeroBitCount))
+        return entries.withUnsafeMutableBufferPointer { entries in
+            let previous = entries[index].site == site ? entries[index].target : nil
+            entries[index] = Entry(site: site, target: target)
+            return previous
+        }
     }
 }
 

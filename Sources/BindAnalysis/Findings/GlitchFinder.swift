@@ -6,6 +6,11 @@ import BindTraceModel
 /// last carried a value made of one new input and stale others: its subscribers saw an
 /// inconsistent, intermediate value.
 ///
+/// A merge has no latest-of-each to pair: only its deliveries that carry state count. One entering
+/// from a Relay (directly, or through maps, filters and merges of it) is an event, and two events reaching a
+/// merge are two events (one tap logged as analytics and navigation), not a stale value and a
+/// final one. Combines are judged on every delivery.
+///
 /// The propagation is the thread's open frames: its root is the outermost one (the update or bind
 /// no subscription caused). Checked only for updates of combines and merges that have a cause, so
 /// the hot path costs one comparison of the Output's kind. Reported once per (root Output's site,
@@ -67,6 +72,7 @@ struct GlitchFinder {
     mutating func updated(_ node: OutputNode, stack: UnsafeBufferPointer<Frame>, sequence: UInt64, value: String?) {
         // Only what the analysis focuses on (a test's own scope): other tests' propagations are theirs.
         guard node.inFocus, let rootFrame = stack.first else { return }
+        if node.kind == .merge && Self.carriesEvent(stack) { return }
         let root = rootFrame.sequence
         let path = stack.map(\.outputID) + [node.id]
         let input = stack.last?.outputID ?? 0
@@ -115,6 +121,20 @@ struct GlitchFinder {
             rootCall: propagation.rootCall, firstEvent: propagation.firstEvent,
             inconsistent: propagation.firstValue, final: propagation.lastValue, pathNames: propagation.pathNames,
             outputs: Array(Set(propagation.paths.joined())).sorted(), deliveries: propagation.deliveries)
+    }
+
+    /// Whether the delivery made through `stack` (its last frame is the Output entering the merge)
+    /// is an event: the nearest Output up the path that is not a map, filter, merge or
+    /// `ignoringDuplicates` (each passes on what its input carries) is a Relay.
+    private static func carriesEvent(_ stack: UnsafeBufferPointer<Frame>) -> Bool {
+        for frame in stack.reversed() {
+            switch frame.output?.kind {
+            case .relay: return true
+            case .map, .filter, .merge, .ignoringDuplicates: continue
+            default: return false
+            }
+        }
+        return false
     }
 
     private func names(_ stack: UnsafeBufferPointer<Frame>, _ node: OutputNode) -> [String] {

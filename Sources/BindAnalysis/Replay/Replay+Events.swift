@@ -115,7 +115,11 @@ extension Replay {
                 // Carried work binding after its scope ended: judged as the scope's end judged its own.
                 if hasEnded && !recordsHandles { markAbandoned(node, time: event.time) }
             }
-            if binding.target != nil { duplicateBindings.bound(node, sequence: event.sequence) }
+            if binding.target != nil {
+                // The propagation's root tells a loop in one handler from binds made by separate updates.
+                let root = binding.cause == nil ? 0 : frameStacks.view(event.thread).first?.sequence ?? 0
+                duplicateBindings.bound(node, sequence: event.sequence, root: root)
+            }
         }
         if let outputReference {
             let isShared = outputReference._withUnsafeGuaranteedRef { output in
