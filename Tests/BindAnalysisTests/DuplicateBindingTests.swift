@@ -106,8 +106,13 @@ struct DuplicateBindingTests {
 
     @Test("a loop binding two Labels to each source, line after line, is one use of each")
     func loopOverSourcesTwoLabels() throws {
-        // Given a header showing the latest title and subtitle of several sources
-        let sources = (0..<3).map { (Output<String>(value: "title \($0)"), Output<String>(value: "subtitle \($0)")) }
+        // Given a header showing the latest title and subtitle of several sources, made at their own
+        // lines (sources of different kinds; rows of one kind are a reused cell's, reported)
+        let sources = [
+            (Output<String>(value: "title 0"), Output<String>(value: "subtitle 0")),
+            (Output<String>(value: "title 1"), Output<String>(value: "subtitle 1")),
+            (Output<String>(value: "title 2"), Output<String>(value: "subtitle 2")),
+        ]
         let title = Label()
         let subtitle = Label()
 
@@ -155,6 +160,29 @@ struct DuplicateBindingTests {
         #expect(message.contains("to 2 Outputs at once"))
         #expect(message.contains("a reused cell must unbind its previous row"))
         #expect(message.contains("reached the Label now showing"))
+    }
+
+    @Test("one cell configured for a row, then the next, with no scopes at all, is still a duplicate")
+    func reusedCellWithoutScopes() throws {
+        // Given two rows' view models of one kind (their Outputs made at one line) and one cell
+        final class RowViewModel {
+            let title: Output<String>
+            init(_ title: String) { self.title = Output(value: title) }
+        }
+        let rows = [RowViewModel("row 0"), RowViewModel("row 1")]
+        let label = Label()
+        var bindLine: UInt = 0
+
+        // When the cell is configured for each row in turn at top level, never unbinding the previous
+        let recording = BindTrace.capture {
+            let bag = SubscriptionContainer()
+            for row in rows { bindLine = #line; row.title.bind(to: label.binding[\.text]).add(to: bag) }
+            rows[0].title.update(withValue: "row 0 edited")
+            bag.unsubscribe()
+        }
+
+        // Then it is a duplicate binding, unlike a loop over sources made at different lines
+        #expect(try kindsAndLines(analyze(recording)) == ["duplicate-binding@\(bindLine)"])
     }
 
     @Test("a pool of cells configured in turn in one scope is a duplicate when a cell comes back without unbinding")

@@ -100,8 +100,14 @@ struct DuplicateBindingFinder {
             group.runRoot = root
         }
         for older in group.members where older.supersededBy == nil {
-            // Bound in one go with this one to another Output: the same use of the target.
-            if continuesRun && older.boundAt >= group.runStart && older.output != node.output { continue }
+            // Bound in one go with this one to another Output, made elsewhere: the same use of the
+            // target (a loop over sources). Outputs made at one site are rows of one kind: a cell
+            // configured for one row, then the next, without a scope around each.
+            if continuesRun && older.boundAt >= group.runStart && older.output != node.output
+                && older.outputNode?.siteKey != node.outputNode?.siteKey
+            {
+                continue
+            }
             older.supersededBy = node
             group.supersededMembers += 1
             older.outputNode?.supersededBindings += 1
