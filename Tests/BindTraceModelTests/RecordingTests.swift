@@ -18,22 +18,25 @@ struct RecordingTests {
         var bindLine: UInt = 0
         var binderLine: UInt = 0
         var relayLine: UInt = 0
-        let recording = try #require(
-            BindTrace.capture {
-                createLine = #line; let name = Output<String>(value: "Ada").labeled("name")
-                mapLine = #line; let length = name.map { $0.count }
-                let container = SubscriptionContainer()
-                bindLine = #line; length.bind { _ in }.add(to: container)
-                var screen: Screen? = Screen()
-                binderLine = #line; name.bind(to: Binder(screen!, \.title))
-                relayLine = #line; let tapped = Relay<Void>()
-                tapped.bind { name.update(withValue: "Grace") }
-                BindTrace.mark("before tap")
-                tapped.fire()
-                screen = nil
-                name.update(withValue: "Lin")
-                container.unsubscribe()
-            })
+        // Not inside `#require(…)`: a macro's argument reads every `#line` (and `bind`'s default
+        // `line:`) as the macro's own line, which would make the lines below all equal.
+        let captured = BindTrace.capture {
+            createLine = #line; let name = Output<String>(value: "Ada").labeled("name")
+            mapLine = #line; let length = name.map { $0.count }
+            let container = SubscriptionContainer()
+            bindLine = #line; length.bind { _ in }.add(to: container)
+            var screen: Screen? = Screen()
+            binderLine = #line; name.bind(to: Binder(screen!, \.title))
+            relayLine = #line; let tapped = Relay<Void>()
+            tapped.bind { name.update(withValue: "Grace") }
+            BindTrace.mark("before tap")
+            tapped.fire()
+            screen = nil
+            name.update(withValue: "Lin")
+            container.unsubscribe()
+        }
+        let recording = try #require(captured)
+        #expect(Set([createLine, mapLine, bindLine, binderLine, relayLine]).count == 5, "each line is its own")
         let events = try ownEvents(of: recording)
         let file = "BindTraceModelTests/RecordingTests.swift"
 

@@ -14,19 +14,22 @@ struct RecordedTraceTests {
         let title = Output<String>(value: "Ada")
         var leakLine: UInt = 0
         var loopLine: UInt = 0
-        let recording = try #require(
-            BindTrace.capture("tool test") {
-                BindTrace.scope("cell") {
-                    leakLine = #line; _ = title.bind { _ in }
-                }
-                let name = Output<String>(value: "")
-                let field = Output<String>(value: "")
-                let bag = SubscriptionContainer()
-                loopLine = #line; name.ignoringDuplicates().bind { field.update(withValue: $0) }.add(to: bag)
-                field.ignoringDuplicates().bind { name.update(withValue: $0) }.add(to: bag)
-                name.update(withValue: "Grace")
-                bag.unsubscribe()
-            })
+        // Not inside `#require(…)`: a macro's argument reads every `#line` (and `bind`'s default
+        // `line:`) as the macro's own line, which would make the lines below all equal.
+        let captured = BindTrace.capture("tool test") {
+            BindTrace.scope("cell") {
+                leakLine = #line; _ = title.bind { _ in }
+            }
+            let name = Output<String>(value: "")
+            let field = Output<String>(value: "")
+            let bag = SubscriptionContainer()
+            loopLine = #line; name.ignoringDuplicates().bind { field.update(withValue: $0) }.add(to: bag)
+            field.ignoringDuplicates().bind { name.update(withValue: $0) }.add(to: bag)
+            name.update(withValue: "Grace")
+            bag.unsubscribe()
+        }
+        let recording = try #require(captured)
+        #expect(leakLine != loopLine, "each line is its own")
         let trace = try TemporaryTrace(recording.bytes)
         defer { trace.cleanUp() }
         let file = "BindTraceToolTests/RecordedTraceTests.swift"
