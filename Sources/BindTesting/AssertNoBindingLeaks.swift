@@ -85,18 +85,7 @@ extension XCTestCase {
     ) {
         let outcome = LeakCheck.outcome(of: run, accepting: accepted)
         let callerPath = "\(file)"
-        guard outcome.checked else {
-            if untraced.effective == .fail {
-                XCTFail(LeakCheck.untracedMessage, file: file, line: line)
-            } else {
-                print("\(callerPath):\(line): warning: \(LeakCheck.untracedMessage)")
-            }
-            return
-        }
-        if let error = outcome.readError {
-            XCTFail("Binding leak check could not read its own trace: \(error)", file: file, line: line)
-        }
-        for finding in outcome.findings {
+        LeakCheck.reportToXCTest(outcome, untraced: untraced, file: file, line: line) { finding in
             let path = finding.site.map { SourcePaths.filePath(for: $0.file, near: callerPath) } ?? callerPath
             let findingLine = finding.site.map { Int(clamping: $0.line) } ?? Int(line)
             recordLeak(LeakCheck.describe(finding), path: path, line: findingLine)

@@ -161,13 +161,17 @@ extension LeakCheck {
 /// ``withBindingLeakCheck(accepting:untraced:fileID:filePath:line:column:isolation:_:)`` with the
 /// caller's location as Swift Testing passes it along: for a test helper that takes a
 /// `sourceLocation: SourceLocation = #_sourceLocation` of its own and forwards it.
+///
+/// - Parameters:
+///   - sourceLocation: where the check's scope begins and a finding with no site is reported.
+///   - file, line: where an XCTest failure goes outside a Swift Testing test (`XCTFail` takes only
+///     a literal path): the helper's call, unless it forwards its own `#filePath` and `#line`.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
-    sourceLocation: SourceLocation, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    sourceLocation: SourceLocation, file: StaticString = #filePath, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {
-    // XCTFail takes a literal path: outside a Swift Testing test, the failure is placed at this line
-    // (its message names each finding's own site).
     try await LeakCheck.check(
-        accepting: accepted, untraced: untraced, anchor: sourceLocation, xcTestFile: #filePath,
-        xcTestLine: #line, isolation: isolation, body)
+        accepting: accepted, untraced: untraced, anchor: sourceLocation, xcTestFile: file, xcTestLine: line,
+        isolation: isolation, body)
 }

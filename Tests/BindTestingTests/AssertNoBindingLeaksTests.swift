@@ -5,38 +5,7 @@ import XCTest
 /// `assertNoBindingLeaks` and `withBindingLeakCheck` under XCTest. This file imports XCTest and not
 /// Testing on purpose: `withBindingLeakCheck` must be callable from such a file. Failures it records are caught by overriding
 /// `recordFailure`, so the planted leak is checked without failing this test.
-final class AssertNoBindingLeaksTests: XCTestCase {
-    private var captured: [(description: String, path: String, line: Int)] = []
-    private var capturing = false
-
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        if capturing {
-            captured.append((description, filePath, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    private func failures(of body: () -> Void) -> [(description: String, path: String, line: Int)] {
-        _ = sharedProfile
-        captured = []
-        capturing = true
-        body()
-        capturing = false
-        return captured
-    }
-
-    private func failures(ofAsync body: () async -> Void) async -> [(description: String, path: String, line: Int)] {
-        _ = sharedProfile
-        captured = []
-        capturing = true
-        await body()
-        capturing = false
-        return captured
-    }
-
+final class AssertNoBindingLeaksTests: FailureCapturingTestCase {
     private struct Expected: Error {}
 
     func testPlantedLeakFailsAtItsBindLine() throws {
