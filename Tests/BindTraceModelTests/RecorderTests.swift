@@ -86,21 +86,6 @@ extension TraceFileTests {
 
 }
 
-@Suite("The recorder's handle events")
-struct HandleEventTests {
-    @Test("subscriptionContained and handleReleased are recorded with their ids")
-    func handleEvents() throws {
-        let recording = try #require(
-            BindTrace.capture("handles") {
-                TraceRecorder.subscriptionContained(subscriptionID: 9001, containerID: 17)
-                TraceRecorder.handleReleased(subscriptionID: 9001)
-            })
-        let kinds = try recording.events().map(\.kind)
-        #expect(kinds.contains(.subscriptionContained(subscription: 9001, container: 17)))
-        #expect(kinds.contains(.handleReleased(subscription: 9001)))
-    }
-}
-
 @Suite("BIND_TRACE patterns")
 struct TracePatternTests {
     @Test("%p is the process id, %h the host name, %% a percent sign")

@@ -427,19 +427,9 @@ enum TraceRecorder {
         }
     }
 
-    /// A Subscription was added to a SubscriptionContainer.
-    @usableFromInline
-    static func subscriptionContained(subscriptionID: UInt64, containerID: UInt64) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.append(.contained(subscription: subscriptionID, container: containerID))
-        }
-    }
-
-    /// The Subscription of `subscription`, still bound to `output`, was added to a container: as
-    /// ``subscriptionContained(subscriptionID:containerID:)``, but an Output this recording has not
-    /// announced is announced first, with its subscriptions, so the id names a binding the trace
-    /// knows (one bound before the recording started). Output's lock held.
+    /// The Subscription of `subscription`, still bound to `output`, was added to a container. An
+    /// Output this recording has not announced is announced first, with its subscriptions, so the id
+    /// names a binding the trace knows (one bound before the recording started). Output's lock held.
     @usableFromInline
     static func subscriptionContained(
         _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
@@ -462,19 +452,9 @@ enum TraceRecorder {
         }
     }
 
-    /// The Subscription handle was released while its binding is still bound.
-    @usableFromInline
-    static func handleReleased(subscriptionID: UInt64) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.append(.handleReleased(subscription: subscriptionID))
-        }
-    }
-
-    /// The handle of `subscription`, still bound to `output`, was released: as
-    /// ``handleReleased(subscriptionID:)``, but an Output this recording has not announced is
-    /// announced first, with its subscriptions, so the id names a binding the trace knows (one
-    /// bound before the recording started). Output's lock held.
+    /// The handle of `subscription`, still bound to `output`, was released. An Output this recording
+    /// has not announced is announced first, with its subscriptions, so the id names a binding the
+    /// trace knows (one bound before the recording started). Output's lock held.
     @usableFromInline
     static func handleReleased(
         _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
