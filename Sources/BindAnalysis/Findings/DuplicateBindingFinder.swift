@@ -50,10 +50,12 @@ final class BindingGroup {
 /// `SubscriptionContainer` (see ``ContainerGroup``).
 ///
 /// The newest binding of a target is the one meant to be there; the older ones are *superseded*
-/// but still bound. Bindings of one target to different Outputs made in one go — in one scope and
-/// one propagation (both at top level, or both in the same update's subscribers), with no other
-/// target bound from the site in between (a loop over sources, last writer wins) — are one use of
-/// the target, and do not supersede each other; the closure rule exempts the same loop.
+/// but still bound. Bindings of one target to different Outputs created at different lines, made in
+/// one go — in one scope and one propagation (both at top level, or both in the same update's
+/// subscribers), with no other target bound from the site in between (a loop over sources, last
+/// writer wins) — are one use of the target, and do not supersede each other; the closure rule
+/// exempts the same loop. Outputs created at one line are rows of one kind: a cell configured for
+/// one row, then the next, supersedes even without scopes.
 ///
 /// The finding is at the bind line whether or not anything is alive when the trace ends, with the
 /// evidence when the trace has it: an update of a superseded binding's Output after the newer
