@@ -287,6 +287,21 @@ def seeds():
     t.end()
     yield "chunks-1.2", bytes(t.data)
 
+    # What bound closures capture (1.4): a strong capture holding an Output through a property
+    # path, a weak one, an unreadable one; then hostile counts and an unknown strength.
+    t = Trace(minor=4).clock()
+    source = t.string("App/Screen.swift")
+    screen = t.string("Screen")
+    path = t.string(".model.title")
+    t.created(1, 0, 0, source, 3)
+    t.bound(1, 1, source, 7)
+    t.record(TAG["captured"], [1, 1, 3, 0, screen, 4096, 1, path, 1, 1, screen, 0, 0, 3, screen, 0, 0])
+    t.record(TAG["captured"], [1, 1, 1, 9, screen, 0, 0])  # an unknown strength
+    t.record(TAG["captured"], [1, 1, 100000])  # more captures than any closure has
+    t.record(TAG["captured"], [1, 99, 0])  # of a subscription never bound
+    t.end()
+    yield "captures-1.4", bytes(t.data)
+
     t = Trace().clock()
     t.created(1, 0, 0, 0, 1)
     for sub in range(1, 1501):

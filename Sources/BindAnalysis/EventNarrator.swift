@@ -127,6 +127,11 @@ package struct EventNarrator {
             return Line(
                 text: "stop \(name(derived)) for good: its source \(name(source)) was released",
                 outputs: [derived, source], sites: site(of: derived))
+        case .captured(let subscription, let captures):
+            let held = captures.flatMap { $0.holds.map(\.output) }
+            return Line(
+                text: "subscription \(subscription)'s closure \(Narrator.captures(captures) { name($0) })",
+                outputs: held, sites: [])
         }
     }
 

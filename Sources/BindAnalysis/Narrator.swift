@@ -83,6 +83,31 @@ public enum Narrator {
     }
 
     /// `1 update`, `3 updates`.
+    /// What a closure captures, in words: "captures ArticleScreen strongly (holding
+    /// .viewModel.title: 'title' (String)), Logger weakly", or "captures nothing that keeps an
+    /// object alive"; `name` names the Outputs held.
+    package static func captures(_ captures: [TraceEvent.Capture], name: (UInt64) -> String) -> String {
+        let kept = captures.filter { $0.strength != .weak && $0.strength != .unowned }
+        guard !captures.isEmpty else { return "captures nothing" }
+        let parts = captures.prefix(8).map { capture -> String in
+            let type = shortened(capture.type)
+            switch capture.strength {
+            case .weak: return "\(type) weakly"
+            case .unowned: return "\(type) unowned"
+            case .unknown: return "something it could not read (\(type))"
+            case .strong:
+                guard !capture.holds.isEmpty else { return "\(type) strongly" }
+                let held = capture.holds.prefix(3).map { held in
+                    held.path.isEmpty ? "itself \(name(held.output))" : "\(shortened(held.path)): \(name(held.output))"
+                }
+                return "\(type) strongly (holding \(held.joined(separator: ", "))"
+                    + (capture.holds.count > 3 ? ", …" : "") + ")"
+            }
+        }
+        let list = parts.joined(separator: ", ") + (captures.count > 8 ? ", …" : "")
+        return "captures " + list + (kept.isEmpty ? " (nothing that keeps an object alive)" : "")
+    }
+
     package static func count(_ number: UInt64, _ singular: String, _ plural: String? = nil) -> String {
         number == 1 ? "1 \(singular)" : "\(number) \(plural ?? singular + "s")"
     }

@@ -9,8 +9,8 @@ package enum TraceFormat {
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
     /// 1: `contained` and `handleReleased` events. 2: `chunk`, `continues` and `writer` records
-    /// and the `stopped` event. 3: `site` records and `calledAt` events.
-    package static let minorVersion: UInt16 = 3
+    /// and the `stopped` event. 3: `site` records and `calledAt` events. 4: `captured` events.
+    package static let minorVersion: UInt16 = 4
     /// magic + major + minor + flags.
     package static let headerSize = 16
     /// Strings longer than this are cut (at a character boundary) by the recorder.
@@ -61,6 +61,8 @@ package enum TraceFormat {
         case handleReleased = 24
         /// An operator with several sources stopped because one of them was released.
         case stopped = 25
+        /// What a bound closure (or an operator's transform) captures: follows its `bound`. Since 1.4.
+        case captured = 26
         /// Metadata (no sequence number): a call site's definition.
         case site = 30
         /// The call site of a root update or fire.
@@ -100,6 +102,7 @@ package enum TraceFormat {
             case .contained: "subscriptionContained"
             case .handleReleased: "handleReleased"
             case .stopped: "stopped"
+            case .captured: "captured"
             case .calledAt: "calledAt"
             }
         }

@@ -90,6 +90,9 @@ package enum EventRecord: Equatable, Sendable {
     case calledAt(back: UInt64, site: UInt64)
     /// The operator `derived` (a combine) stopped: its source `source` was released.
     case stopped(derived: UInt64, source: UInt64)
+    /// What the closure of `subscription` (for an operator's subscription, its transform) captures,
+    /// written right after its `bound`. Since 1.4.
+    case captured(subscription: UInt64, captures: [CaptureField])
 
     /// A Binder subscription's target: its type (string id) and identity.
     package struct BoundTarget: Equatable, Sendable {
@@ -121,6 +124,52 @@ package enum EventRecord: Equatable, Sendable {
         case .handleReleased: .handleReleased
         case .calledAt: .calledAt
         case .stopped: .stopped
+        case .captured: .captured
+        }
+    }
+}
+
+/// One reference a closure's context holds, as written in a `captured` event.
+package struct CaptureField: Equatable, Sendable {
+    /// At most this many captures per event, and Outputs per capture: the reader rejects more.
+    package static let maximumCount = 64
+
+    /// How the closure holds the captured value.
+    package enum Strength: UInt8, Sendable, CaseIterable {
+        /// A strong reference to a class instance: it keeps the instance alive.
+        case strong = 0
+        /// `weak`: it keeps nothing alive.
+        case weak = 1
+        /// `unowned`: it keeps nothing alive (and crashes if it outlives it).
+        case unowned = 2
+        /// The reader could not describe it (a generic context, reflection metadata stripped).
+        case unknown = 3
+    }
+
+    package var strength: Strength
+    /// The captured value's type name (string id); for `unknown`, why it is unknown.
+    package var type: UInt64
+    /// The instance's address for a strong or unowned capture of a class instance, else 0.
+    package var identity: UInt64
+    /// The Outputs the instance holds through its stored properties (strong references only): the
+    /// path of property names (string id; 0 when the instance is the Output itself) and the Output.
+    package var holds: [HeldOutput]
+
+    package init(strength: Strength, type: UInt64, identity: UInt64, holds: [HeldOutput] = []) {
+        self.strength = strength
+        self.type = type
+        self.identity = identity
+        self.holds = holds
+    }
+
+    /// An Output a captured instance keeps alive, and the stored properties leading to it.
+    package struct HeldOutput: Equatable, Sendable {
+        package var path: UInt64
+        package var output: UInt64
+
+        package init(path: UInt64, output: UInt64) {
+            self.path = path
+            self.output = output
         }
     }
 }
@@ -131,6 +180,8 @@ extension TraceRecord {
         switch self {
         case .string(_, let utf8), .continues(_, _, _, let utf8): 64 + utf8.count
         case .event(_, .update(_, _, let preview?)), .event(_, .fire(_, _, let preview?)): 64 + preview.count
+        case .event(_, .captured(_, let captures)):
+            64 + captures.reduce(0) { $0 + 40 + 20 * $1.holds.count }
         default: 160
         }
     }
@@ -282,6 +333,19 @@ extension EventRecord {
         case .stopped(let derived, let source):
             record.varint(derived)
             record.varint(source)
+        case .captured(let subscription, let captures):
+            record.varint(subscription)
+            record.varint(UInt64(captures.count))
+            for capture in captures {
+                record.varint(UInt64(capture.strength.rawValue))
+                record.varint(capture.type)
+                record.varint(capture.identity)
+                record.varint(UInt64(capture.holds.count))
+                for held in capture.holds {
+                    record.varint(held.path)
+                    record.varint(held.output)
+                }
+            }
         }
     }
 }
@@ -391,6 +455,7 @@ extension TraceFormat.Tag {
         case 30: .site
         case 31: .calledAt
         case 25: .stopped
+        case 26: .captured
         default: nil
         }
     }
@@ -483,6 +548,30 @@ extension EventRecord {
             return .calledAt(back: try payload.varint(), site: try payload.varint())
         case .stopped:
             return .stopped(derived: try payload.varint(), source: try payload.varint())
+        case .captured:
+            let subscription = try payload.varint()
+            let count = try payload.varint()
+            guard count <= UInt64(CaptureField.maximumCount) else {
+                throw RecordDecodingError("\(count) captures (at most \(CaptureField.maximumCount))")
+            }
+            var captures: [CaptureField] = []
+            for _ in 0..<count {
+                let rawStrength = try payload.varint()
+                guard rawStrength <= UInt64(UInt8.max), let strength = CaptureField.Strength(rawValue: UInt8(rawStrength))
+                else { throw RecordDecodingError("unknown capture strength \(rawStrength)") }
+                let type = try payload.varint()
+                let identity = try payload.varint()
+                let heldCount = try payload.varint()
+                guard heldCount <= UInt64(CaptureField.maximumCount) else {
+                    throw RecordDecodingError("\(heldCount) held Outputs (at most \(CaptureField.maximumCount))")
+                }
+                var holds: [CaptureField.HeldOutput] = []
+                for _ in 0..<heldCount {
+                    holds.append(CaptureField.HeldOutput(path: try payload.varint(), output: try payload.varint()))
+                }
+                captures.append(CaptureField(strength: strength, type: type, identity: identity, holds: holds))
+            }
+            return .captured(subscription: subscription, captures: captures)
         case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site:
             throw RecordDecodingError("not an event")
         }

@@ -80,6 +80,31 @@ public enum JSONLines {
         case .stopped(let derived, let source):
             object.add("output", derived)
             object.add("source", source)
+        case .captured(let subscription, let captures):
+            object.add("subscription", subscription)
+            object.key("captures")
+            object.text += "["
+            for (index, capture) in captures.enumerated() {
+                if index > 0 { object.text += "," }
+                var member = JSONObject()
+                member.add("strength", capture.strength.rawValue)
+                member.add("type", capture.type)
+                if capture.identity != 0 { member.add("identity", capture.identity) }
+                if !capture.holds.isEmpty {
+                    member.key("holds")
+                    member.text += "["
+                    for (heldIndex, held) in capture.holds.enumerated() {
+                        if heldIndex > 0 { member.text += "," }
+                        var heldObject = JSONObject()
+                        heldObject.add("path", held.path)
+                        heldObject.add("output", held.output)
+                        member.text += heldObject.text + "}"
+                    }
+                    member.text += "]"
+                }
+                object.text += member.text + "}"
+            }
+            object.text += "]"
         }
         return object.text + "}"
     }

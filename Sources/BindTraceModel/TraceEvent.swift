@@ -97,6 +97,54 @@ public struct TraceEvent: Hashable, Sendable {
         indirect case calledAt(event: UInt64, site: SourceSite)
         /// The operator `derived` (a combine) stopped for good: its source `source` was released.
         case stopped(derived: UInt64, source: UInt64)
+        /// What the closure of `subscription` captures (an operator's subscription: its transform),
+        /// read from the closure's context when it was bound. Follows its `bound`. Since format 1.4.
+        indirect case captured(subscription: UInt64, captures: [Capture])
+    }
+
+    /// One reference a bound closure's context holds.
+    public struct Capture: Hashable, Sendable {
+        /// How the closure holds what it captured.
+        public enum Strength: String, Hashable, Sendable {
+            /// A strong reference to a class instance: the closure keeps it alive.
+            case strong
+            /// `weak`: keeps nothing alive.
+            case weak
+            /// `unowned`: keeps nothing alive.
+            case unowned
+            /// The recorder could not read it (a generic context, reflection metadata stripped):
+            /// it may keep something alive.
+            case unknown
+        }
+
+        /// An Output the captured instance keeps alive through its stored properties.
+        public struct HeldOutput: Hashable, Sendable {
+            /// The stored properties from the instance to the Output (`.viewModel.title`); "" when
+            /// the captured instance is the Output itself.
+            public var path: String
+            /// The Output's id.
+            public var output: UInt64
+
+            @_spi(Harness) public init(path: String, output: UInt64) {
+                self.path = path
+                self.output = output
+            }
+        }
+
+        public var strength: Strength
+        /// The captured value's type name (for `unknown`: why it could not be read).
+        public var type: String
+        /// The instance's address, for a strong or unowned capture of a class instance; else 0.
+        public var identity: UInt64
+        /// The Outputs the instance keeps alive through strong stored properties (bounded search).
+        public var holds: [HeldOutput]
+
+        @_spi(Harness) public init(strength: Strength, type: String, identity: UInt64 = 0, holds: [HeldOutput] = []) {
+            self.strength = strength
+            self.type = type
+            self.identity = identity
+            self.holds = holds
+        }
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -177,6 +225,7 @@ extension TraceEvent.Kind {
         case .handleReleased: .handleReleased
         case .calledAt: .calledAt
         case .stopped: .stopped
+        case .captured: .captured
         }
     }
 

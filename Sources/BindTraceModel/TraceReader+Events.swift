@@ -124,6 +124,21 @@ extension TraceReader {
             return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
         case .stopped(let derived, let source):
             return .stopped(derived: derived, source: source)
+        case .captured(let subscription, let captures):
+            var read: [TraceEvent.Capture] = []
+            read.reserveCapacity(captures.count)
+            for capture in captures {
+                var holds: [TraceEvent.Capture.HeldOutput] = []
+                for held in capture.holds {
+                    let path = held.path == 0 ? "" : try string(held.path, at: offset)
+                    holds.append(.init(path: path, output: held.output))
+                }
+                read.append(
+                    TraceEvent.Capture(
+                        strength: capture.strength.readable, type: try string(capture.type, at: offset),
+                        identity: capture.identity, holds: holds))
+            }
+            return .captured(subscription: subscription, captures: read)
         }
     }
 
@@ -173,5 +188,16 @@ extension TraceReader {
         let elapsedTicks = Double(Int64(bitPattern: ticks &- clock.ticks))
         let nanoseconds = clockNanoseconds + elapsedTicks * 1e9 / clockRate
         return nanoseconds > start ? UInt64(min(nanoseconds - start, 1.8e19)) : 0
+    }
+}
+
+extension CaptureField.Strength {
+    var readable: TraceEvent.Capture.Strength {
+        switch self {
+        case .strong: .strong
+        case .weak: .weak
+        case .unowned: .unowned
+        case .unknown: .unknown
+        }
     }
 }

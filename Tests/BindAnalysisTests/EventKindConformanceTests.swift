@@ -36,6 +36,13 @@ struct EventKindConformanceTests {
         case .handleReleased: .handleReleased(subscription: 1)
         case .calledAt: .calledAt(event: 1, site: site)
         case .stopped: .stopped(derived: 2, source: 1)
+        case .captured:
+            .captured(
+                subscription: 1,
+                captures: [
+                    .init(strength: .strong, type: "Screen", identity: 0x1000, holds: [.init(path: ".model.count", output: 1)]),
+                    .init(strength: .weak, type: "Logger"),
+                ])
         }
     }
 

@@ -37,7 +37,7 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
             .labeled(let output, _), .stopped(let output, _):
             mine = outputs.contains(output)
         case .unbound(let subscription, _, _), .dangling(let subscription), .subscriptionContained(let subscription, _),
-            .handleReleased(let subscription):
+            .handleReleased(let subscription), .captured(let subscription, _):
             mine = subscriptions.contains(subscription)
         case .mark(_, let scope): mine = scopes.contains(scope)
         case .calledAt(let root, _): mine = ownSequences.contains(root)

@@ -163,6 +163,28 @@ package struct TraceWriter {
             return .calledAt(back: own &- event, site: self.site(site))
         case .stopped(let derived, let source):
             return .stopped(derived: derived, source: source)
+        case .captured(let subscription, let captures):
+            return .captured(
+                subscription: subscription,
+                captures: captures.map { capture in
+                    CaptureField(
+                        strength: CaptureField.Strength(capture.strength), type: string(capture.type),
+                        identity: capture.identity,
+                        holds: capture.holds.map {
+                            CaptureField.HeldOutput(path: $0.path.isEmpty ? 0 : string($0.path), output: $0.output)
+                        })
+                })
+        }
+    }
+}
+
+extension CaptureField.Strength {
+    init(_ strength: TraceEvent.Capture.Strength) {
+        switch strength {
+        case .strong: self = .strong
+        case .weak: self = .weak
+        case .unowned: self = .unowned
+        case .unknown: self = .unknown
         }
     }
 }

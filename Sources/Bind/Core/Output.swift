@@ -151,7 +151,8 @@ public class Output<Value>: Unbindable {
     public final func bind(
         _ closure: @escaping (Value) -> Void, file: StaticString = #fileID, line: UInt = #line
     ) -> Subscription {
-        Subscription(source: subscribers, token: bind(closure, site: .closure(file: file, line: line)))
+        Subscription(
+            source: subscribers, token: bind(closure, site: .closure(file: file, line: line), captures: .init(closure)))
     }
 
     /// Binds a ``Binder``: its target is held weakly and receives every value while it lives.
@@ -237,8 +238,11 @@ public class Output<Value>: Unbindable {
     /// larger subscriber made it a call, and an Output made, bound and dropped in one function
     /// then went through the runtime's release instead of being freed in place (about 80
     /// instructions more per Output; BENCHMARKS.md, "Sixth pass").
+    ///
+    /// `captures` is what the instrumented build read of the closure (or of an operator's
+    /// transform) before the lock: reading it may take other Outputs' locks.
     @inlinable @inline(__always)
-    final func bind(_ closure: @escaping (Value) -> Void, site: BindSite) -> UInt64 {
+    final func bind(_ closure: @escaping (Value) -> Void, site: BindSite, captures: CaptureProbe = .none) -> UInt64 {
         lock.lock()
         let token = subscribers.nextToken
         subscribers.nextToken &+= 1
@@ -246,7 +250,7 @@ public class Output<Value>: Unbindable {
         // As in `update(withValue:)`: the instrumented build checks the flag and leaves the rest of a
         // recorded bind to `bindRecorded(_:)`, so the unrecorded bind stays small enough to inline.
         if Probe.isRecording {
-            bindRecorded(closure)
+            bindRecorded(closure, captures: captures)
         } else {
             finishBind(closure, delivery: .idle, subscriptionID: 0)
         }
@@ -257,8 +261,8 @@ public class Output<Value>: Unbindable {
     /// lock, so no update can reach the subscription before the trace knows it. Lock held.
     @inlinable
     @inline(never)
-    final func bindRecorded(_ closure: @escaping (Value) -> Void) {
-        let delivery = Probe.bound(subscribers)
+    final func bindRecorded(_ closure: @escaping (Value) -> Void, captures: CaptureProbe) {
+        let delivery = Probe.bound(subscribers, captures: captures)
         let subscriptionID = delivery.isActive ? subscribers.entries[subscribers.entries.count - 1].probe.id : 0
         finishBind(closure, delivery: delivery, subscriptionID: subscriptionID)
     }

@@ -15,10 +15,13 @@ extension Output {
         return derived
     }
 
-    /// Binds a closure of an operator: recorded as internal, at the operator's call site.
+    /// Binds a closure of an operator: recorded as internal, at the operator's call site, with what
+    /// the operator's transform captures (`captures`): the transform is what can hold an owner.
     @inlinable
-    final func bindInternal(_ closure: @escaping (Value) -> Void, file: StaticString, line: UInt) {
-        _ = bind(closure, site: .operator(file: file, line: line))
+    final func bindInternal(
+        _ closure: @escaping (Value) -> Void, file: StaticString, line: UInt, captures: CaptureProbe = .none
+    ) {
+        _ = bind(closure, site: .operator(file: file, line: line), captures: captures)
     }
 
     /// ``bindInternal(_:file:line:)`` for an operator that unbinds later (flatMap's inner Outputs).

@@ -8,7 +8,7 @@ extension Output {
     ) -> Output<Value> {
         let derived = derive(Value.self, kind: .filter, file: file, line: line)
         bindInternal(
-            { value in if isIncluded(value) { derived.updateFromOperator(value) } }, file: file, line: line)
+            { value in if isIncluded(value) { derived.updateFromOperator(value) } }, file: file, line: line, captures: .init(isIncluded))
         return derived
     }
 

@@ -30,7 +30,7 @@ extension Output {
                         derived.updateFromOperator(value)
                     }, file: file, line: line)
                 switcher.finish(generation, inner: inner, subscription: subscription)
-            }, file: file, line: line)
+            }, file: file, line: line, captures: .init(transform))
         return derived
     }
 

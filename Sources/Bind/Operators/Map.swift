@@ -9,7 +9,9 @@ extension Output {
         file: StaticString = #fileID, line: UInt = #line, _ transform: @escaping (Value) -> Mapped
     ) -> Output<Mapped> {
         let derived = derive(Mapped.self, kind: .map, file: file, line: line)
-        bindInternal({ value in derived.updateFromOperator(transform(value)) }, file: file, line: line)
+        bindInternal(
+            { value in derived.updateFromOperator(transform(value)) }, file: file, line: line,
+            captures: .init(transform))
         return derived
     }
 

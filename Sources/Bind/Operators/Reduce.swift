@@ -18,7 +18,7 @@ extension Output {
                     $0 = nextPartialResult($0, value); return $0
                 }
                 derived.updateFromOperator(next)
-            }, file: file, line: line)
+            }, file: file, line: line, captures: .init(nextPartialResult))
         return derived
     }
 

@@ -207,10 +207,13 @@ struct OutputProbe {
     /// Binder's target with theirs. Inlinable, so a traced bind is specialised for its value type
     /// like the rest of `bind`; never inlined, so the untraced `bind` stays as small as the plain one.
     @inlinable @inline(never)
-    mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) -> DeliveryProbe {
+    mutating func bound<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, captures: CaptureProbe)
+        -> DeliveryProbe
+    {
         withInfo { info in
             Self.withProbes(&subscribers) { all in
-                DeliveryProbe(event: TraceRecorder.bound(all[all.count - 1], of: info, siblings: all))
+                DeliveryProbe(
+                    event: TraceRecorder.bound(all[all.count - 1], of: info, siblings: all, captures: captures))
             }
         }
     }
@@ -421,9 +424,9 @@ enum Probe {
     }
 
     @inlinable
-    static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe {
+    static func bound<Value>(_ list: SubscriberList<Value>, captures: CaptureProbe) -> DeliveryProbe {
         guard bt_is_recording() else { return .idle }
-        return list.probe.bound(&list.entries)
+        return list.probe.bound(&list.entries, captures: captures)
     }
 
     @inlinable

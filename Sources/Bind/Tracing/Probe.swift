@@ -37,6 +37,15 @@ struct BinderProbe {
     }
 }
 
+/// What a bound closure (or an operator's transform) captures: read by the instrumented build only.
+@usableFromInline
+struct CaptureProbe {
+    @inlinable static var none: CaptureProbe { CaptureProbe() }
+    @inlinable init() {}
+    @inlinable init<Argument, Result>(_ closure: (Argument) -> Result) {}
+    @inlinable init<First, Second, Result>(_ closure: (First, Second) -> Result) {}
+}
+
 /// The instrumentation of one subscription, kept with its closure.
 @usableFromInline
 struct SubscriptionProbe {
@@ -82,7 +91,9 @@ enum Probe {
         _ list: SubscriberList<Value>, preview: OutputProbe.Preview, site: UpdateSite
     ) -> DeliveryProbe { DeliveryProbe() }
     /// Lock held, the new subscriber last.
-    @inlinable static func bound<Value>(_ list: SubscriberList<Value>) -> DeliveryProbe { DeliveryProbe() }
+    @inlinable static func bound<Value>(_ list: SubscriberList<Value>, captures: CaptureProbe) -> DeliveryProbe {
+        DeliveryProbe()
+    }
     /// Lock held.
     @inlinable static func unbound<Value>(
         _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason

@@ -296,6 +296,26 @@ struct RecorderState {
         }
     }
 
+    /// Writes what the closure just bound as `subscription` captures, right after its bind. The
+    /// Outputs its captures hold were announced under their own locks as they were found; again
+    /// here only if a sink joined in between (then without their subscribers).
+    mutating func writeCaptured(subscription: UInt64, _ captures: [CaptureFact]) {
+        var fields: [CaptureField] = []
+        fields.reserveCapacity(captures.count)
+        for capture in captures {
+            var holds: [CaptureField.HeldOutput] = []
+            for held in capture.holds {
+                announce(held.output, preexisting: true, scope: 0, cause: bt_cause())
+                holds.append(CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
+            }
+            fields.append(
+                CaptureField(
+                    strength: capture.strength, type: intern(capture.typeName), identity: UInt64(capture.identity),
+                    holds: holds))
+        }
+        append(.captured(subscription: subscription, captures: fields))
+    }
+
     mutating func writeUnbound(
         _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, reason: UnbindReason,
         cause: bt_cause

@@ -280,7 +280,8 @@ enum TraceRecorder {
     /// bind to an announced Output never walks its subscribers.
     @usableFromInline
     static func bound(
-        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo, siblings: SubscriberProbes
+        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo, siblings: SubscriberProbes,
+        captures: CaptureProbe
     ) -> UInt64 {
         let scope = BindTrace.currentScope
         let cause = bt_cause_slot()!.pointee
@@ -299,7 +300,10 @@ enum TraceRecorder {
                     state.append(.dangling(subscription: sibling.pointee.recordedID()))
                 }
             }
-            return state.writeBound(&subscription.pointee, of: output, preexisting: false, scope: scope, cause: cause)
+            let event = state.writeBound(
+                &subscription.pointee, of: output, preexisting: false, scope: scope, cause: cause)
+            if let facts = captures.facts { state.writeCaptured(subscription: subscription.pointee.id, facts) }
+            return event
         }
     }
 

@@ -82,6 +82,18 @@ struct LeakFinder {
     /// bound by the scope that made its Output, and not the current use of a container that is
     /// emptied at each new use.
     private func isKeeper(_ subscription: SubscriptionNode, of root: OutputNode, reason: Reason) -> Bool {
+        switch CaptureVerdict(subscription, replay: replay) {
+        case .keepsNothing: return false
+        case .closesCycle:
+            // A fact: the closure holds what holds its Output. Handles do not matter (a dropped
+            // one still leaves it bound); a reused container's current use is still excused.
+            guard subscription.target == nil, !isReportedElsewhere(subscription),
+                !replay.reusedContainers.contains(subscription.container)
+            else { return false }
+            return isSameWork(subscription, reason: reason)
+        case .notRecorded, .unreadable: break
+        }
+        guard !subscription.isInternal else { return false }
         // A dropped handle (`output.bind { self.show($0) }`, the result unused) still keeps the
         // closure, and what it captures, for as long as its Output lives: when the scope that made
         // the Output bound it, and no closure from that line ever went with its Output (a cell's
@@ -94,11 +106,15 @@ struct LeakFinder {
             // In a container emptied at each new use (a reused cell's bag): the current use's binding.
             !replay.reusedContainers.contains(subscription.container)
         else { return false }
+        return isSameWork(subscription, reason: reason)
+    }
+
+    /// Whether `subscription` was bound by the work that left the Outputs: their scope, or one nested
+    /// in it or enclosing it (the same screen's work) when the trace records handles; without
+    /// them, only the scope's own bindings can be trusted.
+    private func isSameWork(_ subscription: SubscriptionNode, reason: Reason) -> Bool {
         switch reason {
         case .scope(let scope):
-            // With handle records, a held binding from a scope nested in it or enclosing it (the
-            // same screen's work) counts too; an abandoned one never does. Without them, only the
-            // scope's own bindings can be trusted.
             guard replay.recordsHandles else { return subscription.scope?.endedScope === scope }
             return scope.contains(subscription.scope) || subscription.scope?.contains(scope) == true
         case .exit: return subscription.scope?.endedScope == nil
@@ -192,22 +208,48 @@ struct LeakFinder {
     /// subscription held from the scope — each with the user subscriptions bound to it.
     private func reportedRoots(_ groups: LeakedGroups) -> [UInt64: [SubscriptionNode]] {
         var subscriptionsByRoot: [UInt64: [SubscriptionNode]] = [:]
-        for subscription in replay.subscriptionTable.values where !subscription.isInternal {
+        for subscription in replay.subscriptionTable.values {
+            // An operator's subscription counts only when its transform's captures close a cycle
+            // (a `lazy var` derived with `flatMap { self.page(for: $0) }`).
+            if subscription.isInternal, !CaptureVerdict(subscription, replay: replay).closesCycle { continue }
             if let rootID = groups.rootOfOutput[subscription.output] {
                 subscriptionsByRoot[rootID, default: []].append(subscription)
             }
         }
         var reported: [UInt64: [SubscriptionNode]] = [:]
+        var heldByCycle: Set<UInt64> = []
         for rootID in groups.members.keys {
             guard let (root, reason) = groups.leaked[rootID].map({ ($0.node, $0.reason) }) else { continue }
             let keepers = (subscriptionsByRoot[rootID] ?? []).filter { isKeeper($0, of: root, reason: reason) }
+            // What the culprit's captured owner holds lives as long as the cycle does.
+            for keeper in keepers {
+                if case .closesCycle(let capture, _) = CaptureVerdict(keeper, replay: replay) {
+                    heldByCycle.formUnion(capture.holds.map(\.output))
+                }
+            }
             let hasLongLivedSource = LeakedGroups.liveSources(root).contains {
-                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil
+                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
             }
             guard hasLongLivedSource || !keepers.isEmpty else { continue }
             reported[rootID] = subscriptionsByRoot[rootID] ?? []
         }
+        // Roots with no keeper of their own, held by the owner a cycle keeps (its other Outputs).
+        for rootID in groups.members.keys where reported[rootID] == nil && heldByCycle.contains(rootID) {
+            guard let root = groups.leaked[rootID]?.node, !LeakedGroups.liveSources(root).contains(where: {
+                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
+            }) else { continue }
+            reported[rootID] = (subscriptionsByRoot[rootID] ?? []).filter { !$0.isInternal }
+        }
         return reported
+    }
+
+    /// Whether `source` was made by the same work as `derived` (the same scope): an initialiser
+    /// that makes an Output and derives others from it (a store's `map` of its own Output) makes
+    /// them to live and die together, so the source is not a longer-lived keeper of it — even when
+    /// the source itself is shared (a lazily made singleton that later work binds to).
+    private func isMadeWith(_ source: UInt64, _ derived: OutputNode) -> Bool {
+        guard let node = replay.output(id: source), let scope = derived.scope else { return false }
+        return node.scope === scope && !node.isPreexisting
     }
 
     /// Abandoned subscriptions not already listed in a leaked Output's finding, and those that ended
@@ -245,7 +287,7 @@ struct LeakFinder {
         for rootID in reported.keys.sorted() {
             guard let root = leaked[rootID] else { continue }
             let sources = root.node.incoming.filter { $0.role == .operator }.compactMap { replay.output(id: $0.source) }
-                .filter { !together($0.id, root.node) }
+                .filter { !together($0.id, root.node) && !isMadeWith($0.id, root.node) }
             if sources.isEmpty {
                 if case .scope(let scope) = root.reason {
                     cyclesByScope[ObjectIdentifier(scope), default: []].append(rootID)
@@ -339,9 +381,16 @@ struct LeakFinder {
         }
         let closureSites = Set(closures.map(\.site))
         let isExit = if case .exit = reason { true } else { false }
-        // The trace cannot see captures: with closures from several lines, the first bound is named
-        // and the others are listed to check (docs/analysis.md).
-        let culprit = isExit ? nil : closures.first
+        // A closure whose captures close the cycle is the culprit by fact. Without captures (an
+        // older trace, an unreadable context), the first bound is named and the others are listed
+        // to check (docs/analysis.md).
+        let proven = closures.filter { CaptureVerdict($0, replay: replay).closesCycle }
+        let culprit = isExit ? nil : proven.first ?? closures.first
+        if let culprit, case .closesCycle(let capture, let held) = CaptureVerdict(culprit, replay: replay) {
+            return provenCycleFinding(
+                culprit: culprit, capture: capture, held: held, others: proven.dropFirst(), outputs: outputs,
+                subscriptions: subscriptions, reason: reason)
+        }
         let names = outputs.prefix(4).map(\.narrated).joined(separator: ", ") + (outputs.count > 4 ? ", …" : "")
         var message: String
         if outputs.count == 1 {
@@ -352,6 +401,10 @@ struct LeakFinder {
         var related: [Finding.Related] = []
         if let culprit {
             let them = outputs.count == 1 ? "it" : "them"
+            let unreadable = CaptureVerdict(culprit, replay: replay)
+            if case .unreadable = unreadable {
+                message += " (what the closure captures could not be read: see docs/captures.md)"
+            }
             message +=
                 ": nothing else in the trace holds \(them) but the closure bound here to \(culprit.outputName), "
                 + "still held — it keeps \(them) alive when it captures "
@@ -386,6 +439,49 @@ struct LeakFinder {
             kind: culprit == nil ? .leakedOutput : .retainCycle, message: message,
             site: culprit?.site ?? outputs[0].site,
             related: related, outputs: outputs.map(\.id), subscriptions: subscriptions.map(\.id), event: event(reason))
+    }
+
+    /// A retain cycle the recorded captures prove: the culprit closure captures, strongly, an
+    /// instance whose stored properties lead back to the Output the closure is bound to.
+    private func provenCycleFinding(
+        culprit: SubscriptionNode, capture: TraceEvent.Capture, held: TraceEvent.Capture.HeldOutput,
+        others: ArraySlice<SubscriptionNode>, outputs: [OutputNode], subscriptions: [SubscriptionNode], reason: Reason
+    ) -> Finding {
+        let owner = Narrator.shortened(capture.type)
+        let heldName = replay.output(id: held.output)?.narrated ?? Narrator.unknownOutput(held.output)
+        let bound = culprit.outputName
+        let closure = culprit.isInternal ? "the transform of this operator" : "the closure bound here"
+        let path = CaptureVerdict.pathText(held: held, heldName: heldName, bound: culprit.output, boundName: bound)
+        let names = outputs.prefix(4).map(\.narrated).joined(separator: ", ") + (outputs.count > 4 ? ", …" : "")
+        var message =
+            outputs.count == 1
+            ? "\(outputs[0].narrated) is \(when(reason))"
+            : "\(outputs.count) Outputs are \(when(reason)): \(names)"
+        message +=
+            ": a retain cycle — \(closure) captures \(owner) strongly, which \(path); "
+            + "capture it weakly ([weak self]), or unbind the closure when \(owner) goes away"
+        if !others.isEmpty {
+            message += "; \(Narrator.count(UInt64(others.count), "other closure")) close the same cycle (listed)"
+        }
+        var related: [Finding.Related] = others.map {
+            Finding.Related(
+                site: $0.site, note: "this closure, bound to \($0.outputName), also captures \(owner) strongly")
+        }
+        related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") }
+        for subscription in subscriptions where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
+            let verdict = CaptureVerdict(subscription, replay: replay)
+            let note: String
+            switch verdict {
+            case .keepsNothing: note = "still bound to \(subscription.outputName) here; its closure keeps no owner alive"
+            default: note = "still bound to \(subscription.outputName) here"
+            }
+            related.append(Finding.Related(site: subscription.site, note: note))
+        }
+        related += scopeNote(reason)
+        return Finding(
+            kind: .retainCycle, message: message, site: culprit.site, related: related,
+            outputs: outputs.map(\.id), subscriptions: [culprit.id] + subscriptions.filter { $0 !== culprit }.map(\.id),
+            event: event(reason))
     }
 
     /// A derived Output its outer source kept alive well after its scope ended, released before the

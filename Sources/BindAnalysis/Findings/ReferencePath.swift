@@ -65,7 +65,7 @@ package enum ReferencePath {
             "\(output.displayName), alive at the end", "its subscriber list",
             "subscription \(subscription.id) (\(Narrator.name(of: subscription)))",
             subscription.target == nil
-                ? "what its closure captured: not recorded" : "its Binder's target, held weakly",
+                ? capturedHop(subscription, in: state) : "its Binder's target, held weakly",
         ]
         return (hops, Links(subscriptions: [subscription.id]))
     }
@@ -78,19 +78,20 @@ package enum ReferencePath {
         let upstream = sources(of: output, in: state)
         if !upstream.hops.isEmpty { return (upstream.hops + [output.displayName + " (the leak)"], upstream.links) }
         let bound = state.subscriptions.first { $0.output == id && !$0.isInternal }
-        return bound.map { closurePath(output, $0) } ?? ([], Links())
+        return bound.map { closurePath(output, $0, in: state) } ?? ([], Links())
     }
 
     /// A retain cycle: the Output → its subscriber list → the culprit closure (the finding's bind) →
     /// its captures, not recorded; and the container that holds the closure's `Subscription`, when the
     /// trace records it (the cycle keeps the owner, so its container, alive; who owns it is not recorded).
     private static func cyclePath(_ finding: Finding, in state: GraphState) -> Walk {
+        // The finding lists its culprit first (an operator's subscription when its transform closes it).
         let culprit = finding.subscriptions.lazy.compactMap { id in state.subscriptions.first { $0.id == id } }
-            .first { !$0.isInternal }
+            .first { !$0.isInternal || $0.captures != nil }
         guard let subscription = culprit, let output = state.output(subscription.output), !output.isReleased else {
             return outputPath(finding, in: state)
         }
-        var walk = closurePath(output, subscription)
+        var walk = closurePath(output, subscription, in: state)
         if subscription.container != 0 {
             walk.hops.append(
                 "its Subscription, held in SubscriptionContainer \(subscription.container) (who owns the container: "
@@ -99,14 +100,47 @@ package enum ReferencePath {
         return walk
     }
 
-    /// An Output that nothing recorded holds → the closure bound to it, whose captures are not recorded.
-    private static func closurePath(_ output: OutputState, _ first: SubscriptionState) -> Walk {
-        let hops = [
+    /// An Output that nothing recorded holds → the closure bound to it → what it captures: for a
+    /// retain cycle with recorded captures, the owner and the stored properties back to the Output.
+    private static func closurePath(_ output: OutputState, _ first: SubscriptionState, in state: GraphState) -> Walk {
+        var hops = [
             "\(output.displayName) (the leak)", "its subscriber list",
             "subscription \(first.id) (\(Narrator.name(of: first)))",
-            "what its closure captured (the Output's owner, for a retain cycle): not recorded",
         ]
+        if let captures = first.captures,
+            let (capture, held) = captures.lazy.filter({ $0.strength == .strong }).compactMap({ capture in
+                capture.holds.first { held in held.output == first.output || isSource(held.output, of: first.output, in: state) }
+                    .map { (capture, $0) }
+            }).first
+        {
+            hops.append("captures \(Narrator.shortened(capture.type)) strongly")
+            if !held.path.isEmpty { hops.append(Narrator.shortened(held.path)) }
+            hops.append(
+                (state.output(held.output)?.displayName ?? Narrator.unknownOutput(held.output))
+                    + (held.output == first.output ? ", the Output it is bound to" : ", which it derives from"))
+        } else {
+            hops.append(capturedHop(first, in: state))
+        }
         return (hops, Links(subscriptions: [first.id]))
+    }
+
+    /// What a closure's recorded captures hold, in one hop ("not recorded" for an older trace).
+    private static func capturedHop(_ subscription: SubscriptionState, in state: GraphState) -> String {
+        guard let captures = subscription.captures else { return "what its closure captured: not recorded" }
+        return "its closure " + Narrator.captures(captures) { state.output($0)?.displayName ?? Narrator.unknownOutput($0) }
+    }
+
+    /// Whether `source` is upstream of `output` through live edges (at most 64 Outputs visited).
+    private static func isSource(_ source: UInt64, of output: UInt64, in state: GraphState) -> Bool {
+        var pending = [output]
+        var seen: Set<UInt64> = [output]
+        while let current = pending.popLast(), seen.count <= 64 {
+            for edge in state.edges where edge.derived == current && edge.role != .pastInner {
+                if edge.source == source { return true }
+                if seen.insert(edge.source).inserted { pending.append(edge.source) }
+            }
+        }
+        return false
     }
 
     /// The chain of live sources above `output` through operator edges, outermost first, each

@@ -94,6 +94,8 @@ public struct SubscriptionState: Hashable, Sendable {
     /// The `SubscriptionContainer` (trace id) its `Subscription` was added to; 0 when the trace
     /// records none (not added, or a trace without handle records).
     public var container: UInt64 = 0
+    /// What its closure (an operator's: its transform) captures, when the trace recorded it.
+    public var captures: [TraceEvent.Capture]? = nil
 }
 
 /// An edge of the graph: values flow from `source` into `derived`.

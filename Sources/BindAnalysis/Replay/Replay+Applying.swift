@@ -128,6 +128,8 @@ extension Replay {
             if looksForStoppedCombines, let combine = outputTable[derived] {
                 stoppedCombines.stopped(combine, source: source, sequence: event.sequence)
             }
+        case .captured(let subscription, let captures):
+            applyCaptured(subscription, captures: captures, event: event)
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).

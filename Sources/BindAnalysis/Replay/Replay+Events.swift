@@ -86,11 +86,18 @@ extension Replay {
         }
         // Unretained lookups: the node takes the one retain of each it keeps.
         let outputReference = liveOutputReference(binding.output, of: "bound", event: event)
-        let scopeReference = scopeNodeReference(binding.scope, event: event)
-        let inFocus = isInFocus(scopeReference)
-        if binding.scope == 0, openScopeCount > 0, !binding.isInternal, !binding.preexisting {
-            noteUnscopedBind(binding, event: event)
+        var scopeReference = scopeNodeReference(binding.scope, event: event)
+        var scopeIsInferred = false
+        if binding.scope == 0, openScopeCount > 0, !binding.isInternal, !binding.preexisting,
+            openScopesByThread[event.thread] == 0
+        {
+            // Work handed to a thread that runs no scope (a queue, a timer, a Thread, an Operation):
+            // the Output it binds was made by a scope still running, so it is that scope's work.
+            scopeReference = runningScopeReference(ofOutput: outputReference)
+            scopeIsInferred = scopeReference != nil
+            if scopeReference == nil { noteUnscopedBind(binding, event: event) }
         }
+        let inFocus = isInFocus(scopeReference)
         // The table takes over the node's one reference: a recycled node's, or a new one's.
         let reference: Unmanaged<SubscriptionNode>
         if let recycled = subscriptionPool.popLast() {
@@ -107,6 +114,7 @@ extension Replay {
         }
         subscriptionTable.insert(retained: reference, for: binding.subscription)
         reference._withUnsafeGuaranteedRef { node in
+            if scopeIsInferred, let scopeReference { node.adoptScope(scopeReference, inFocus: inFocus) }
             if !binding.isInternal, let scopeReference {
                 let hasEnded = scopeReference._withUnsafeGuaranteedRef { scope in
                     if scope.endedAt == nil { scope.add(node) }

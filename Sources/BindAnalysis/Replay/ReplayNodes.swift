@@ -248,6 +248,12 @@ final class SubscriptionNode {
     /// (and, when the trace records handles, its handle was released).
     @exclusivity(unchecked) var updatesAtAbandon: UInt64?
     @exclusivity(unchecked) var timeAtAbandon: UInt64 = 0
+    /// What its closure (an operator's: its transform) captures, when the trace recorded it (format
+    /// 1.4): the facts that tell a closure keeping its owner alive from one that does not.
+    @exclusivity(unchecked) var captures: [TraceEvent.Capture]?
+    /// Its scope was not recorded (bound on a thread that ran none) but taken from the facts: the
+    /// scope of the Output it binds, or of the Outputs its closure's captures hold.
+    @exclusivity(unchecked) private(set) var scopeIsInferred = false
 
     init(
         _ binding: BindingRecord, symbols: SymbolTable, output: Unmanaged<OutputNode>?, scope: Unmanaged<ScopeNode>?,
@@ -288,6 +294,16 @@ final class SubscriptionNode {
         handleReleasedAt = nil
         updatesAtAbandon = nil
         timeAtAbandon = 0
+        captures = nil
+        scopeIsInferred = false
+    }
+
+    /// Gives an unscoped binding the scope the facts tie it to (see ``scopeIsInferred``).
+    func adoptScope(_ scope: Unmanaged<ScopeNode>, inFocus: Bool) {
+        scopeReference?.release()
+        scopeReference = scope.retain()
+        scopeIsInferred = true
+        self.inFocus = inFocus
     }
 
     /// Hands its reference to its Output over to the caller (before ``clear()``), or `nil`.
@@ -313,7 +329,7 @@ final class SubscriptionNode {
         SubscriptionState(
             id: id, output: output, site: site, isInternal: isInternal, target: target, scope: scope?.id ?? 0,
             isPreexisting: isPreexisting, boundAt: boundAt, danglingDeliveries: danglingDeliveries,
-            container: container)
+            container: container, captures: captures)
     }
 }
 

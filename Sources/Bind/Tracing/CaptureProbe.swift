@@ -1,0 +1,102 @@
+// What a bound closure captures, read when it is bound (docs/captures.md): the facts the analysis
+// judges retain cycles and handed-over work by. Built only with the `Tracing` trait.
+import BindTraceFormat
+
+#if Tracing
+import CBindTrace
+
+/// One reference a bound closure holds, with the Outputs it keeps alive (their trace infos, which
+/// outlive the Outputs): what the recorder writes as a `captured` event.
+@usableFromInline
+struct CaptureFact {
+    var strength: CaptureField.Strength
+    var typeName: String
+    var identity: UInt
+    var holds: [(path: String, output: OutputTraceInfo)]
+}
+
+@usableFromInline
+struct CaptureProbe {
+    /// Read only while a recording runs; `nil` for a Binder (it holds its target weakly) or when
+    /// nothing records.
+    @usableFromInline let facts: [CaptureFact]?
+
+    @inlinable static var none: CaptureProbe { CaptureProbe(facts: nil) }
+
+    @usableFromInline init(facts: [CaptureFact]?) { self.facts = facts }
+
+    @inlinable
+    init<Argument, Result>(_ closure: (Argument) -> Result) {
+        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+    }
+
+    @inlinable
+    init<First, Second, Result>(_ closure: (First, Second) -> Result) {
+        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+    }
+
+    @usableFromInline
+    static func read<Argument, Result>(_ closure: (Argument) -> Result) -> CaptureProbe {
+        CaptureProbe(facts: facts(of: ClosureCaptures.references(of: closure)))
+    }
+
+    @usableFromInline
+    static func read<First, Second, Result>(_ closure: (First, Second) -> Result) -> CaptureProbe {
+        CaptureProbe(facts: facts(of: ClosureCaptures.references(of: closure)))
+    }
+
+    /// How many objects and hops the search for held Outputs visits from each strong capture.
+    static let walkDepth = 4
+    static let walkObjects = 64
+
+    /// Each reference, with the Outputs a strongly held instance keeps alive. Runs before the bound
+    /// Output's lock is taken: the Outputs found are announced under their own locks.
+    static func facts(of references: [CapturedReference]) -> [CaptureFact] {
+        references.prefix(CaptureField.maximumCount).map { reference in
+            var fact = CaptureFact(
+                strength: reference.strength.field, typeName: reference.typeName,
+                identity: reference.object.map { UInt(bitPattern: $0) } ?? 0, holds: [])
+            guard reference.strength == .strong, let address = reference.object else { return fact }
+            // Alive: the closure holds it strongly, and the closure is alive while it is bound.
+            let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
+            if let output = object as? TracedOutputObject {
+                fact.holds = [("", output.announcedTraceInfo())]
+                return fact
+            }
+            var found: [OutputTraceInfo] = []
+            let paths = RetainWalk.paths(from: object, maxDepth: walkDepth, maxObjects: walkObjects) { candidate in
+                guard let output = candidate as? TracedOutputObject else { return nil }
+                found.append(output.announcedTraceInfo())
+                return UInt64(found.count - 1)
+            }
+            fact.holds = paths.prefix(CaptureField.maximumCount).map { ($0.path, found[Int($0.target)]) }
+            return fact
+        }
+    }
+}
+
+extension CapturedReference.Strength {
+    var field: CaptureField.Strength {
+        switch self {
+        case .strong: .strong
+        case .weak: .weak
+        case .unowned: .unowned
+        case .unknown: .unknown
+        }
+    }
+}
+
+/// An Output seen from code that does not know its value type: a captured instance, or one found
+/// in a captured instance's stored properties.
+protocol TracedOutputObject: AnyObject {
+    /// Its trace info, announced (with its subscribers) to the sinks that have not seen it. Takes
+    /// its lock: never called with another Output's lock held.
+    func announcedTraceInfo() -> OutputTraceInfo
+}
+
+extension Output: TracedOutputObject {
+    func announcedTraceInfo() -> OutputTraceInfo {
+        subscribers.lock.withLock { subscribers.probe.announced(&subscribers.entries) }
+    }
+}
+#endif
