@@ -1,11 +1,11 @@
 import BindTraceModel
 
 extension Finding {
-    /// The command line that explains this finding's event: `bind-trace why app.trace --event 42`,
-    /// or nil for a finding that names no event. `trace` is quoted for a POSIX shell when needed.
-    package func whyCommand(trace: String) -> String? {
-        guard event != 0 else { return nil }
-        return "bind-trace why \(Self.shellQuoted(trace)) --event \(event)"
+    /// The command line that tells this finding's life (`FindingStory`): `bind-trace why app.trace
+    /// --finding 3f2a…`, by its fingerprint (stable across runs and options). `trace` is quoted for a
+    /// POSIX shell when needed.
+    package func whyCommand(trace: String, fingerprint: String) -> String {
+        "bind-trace why \(Self.shellQuoted(trace)) --finding \(fingerprint)"
     }
 
     /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.

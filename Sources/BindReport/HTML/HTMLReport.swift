@@ -150,7 +150,9 @@ struct HTMLReport {
             if let path = content.keptAliveBy[FindingFingerprint.of(finding)] {
                 page.element("p", ["class": "note kept-alive"], text: "Kept alive by: \(path)")
             }
-            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+            do {
+                let why = finding.whyCommand(
+                    trace: content.trace(ofFindingAt: index), fingerprint: FindingFingerprint.of(finding))
                 page.raw("<p class=\"note why\">Explain it: <code>")
                 page.text(why)
                 page.raw("</code></p>")

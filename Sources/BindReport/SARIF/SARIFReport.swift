@@ -46,7 +46,9 @@ struct SARIFReport {
             if index < content.findingTraces.count {
                 properties.append(("traces", .array(content.findingTraces[index].map { .string($0) })))
             }
-            if let why = finding.whyCommand(trace: content.trace(ofFindingAt: index)) {
+            do {
+                let why = finding.whyCommand(
+                    trace: content.trace(ofFindingAt: index), fingerprint: FindingFingerprint.of(finding))
                 properties.append(("why", .string(why)))
             }
             if !finding.outputs.isEmpty {

@@ -36,13 +36,19 @@ struct WhyCommand: ParsableCommand {
             "Explain the last value delivered to the subscription bound at this line.", valueName: "file:line"))
     var closure: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Tell the life of this finding: its number in check's list (from 1) or its fingerprint.",
+            valueName: "n|fingerprint"))
+    var finding: String?
+
     @Option(help: "Output format: text, or json (one object; docs/cli.md has its schema).")
     var format: OutputFormat = .text
 
     func validate() throws {
-        let selections = [event != nil, output != nil, closure != nil].filter { $0 }.count
+        let selections = [event != nil, output != nil, closure != nil, finding != nil].filter { $0 }.count
         guard selections == 1 else {
-            throw ValidationError("give exactly one of --event, --output, --closure")
+            throw ValidationError("give exactly one of --event, --output, --closure, --finding")
         }
         if output == nil, nth != nil || last { throw ValidationError("--nth and --last go with --output") }
         if nth != nil, last { throw ValidationError("give --nth or --last, not both") }
@@ -54,6 +60,7 @@ struct WhyCommand: ParsableCommand {
 
     func run() throws {
         let path = try traces.single("why")
+        if let finding { return try explainFinding(finding, in: path) }
         let selection = try self.selection()
         let target = try locate(selection, in: path)
         let chain = try trace(target, in: path)
@@ -92,7 +99,7 @@ struct WhyCommand: ParsableCommand {
     }
 
     /// The second pass: reads up to the selected event and builds its chain.
-    private func trace(_ target: WhyTarget, in path: String) throws -> WhyChain {
+    func trace(_ target: WhyTarget, in path: String) throws -> WhyChain {
         var tracer = WhyTracer(target: target)
         let threadNames = try stream(path) { event in tracer.consume(event, threadName: nil) }
         guard var chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
@@ -103,7 +110,7 @@ struct WhyCommand: ParsableCommand {
 
     /// Reads `path`'s events into `consume` until it returns true or the trace ends, decoding on a
     /// second thread as `check` does; returns the threads' names, read once that thread is done.
-    private func stream(_ path: String, _ consume: (TraceEvent) -> Bool) throws(ToolFailure) -> [UInt32: String] {
+    func stream(_ path: String, _ consume: (TraceEvent) -> Bool) throws(ToolFailure) -> [UInt32: String] {
         do throws(TraceReadError) {
             let reader = try TraceReader(path: path)
             let progress = ProgressLine(path: path, mode: traces.progress)
