@@ -12,6 +12,8 @@ final class ArticleScreen {
 
 final class ArticleViewModel {}
 
+final class ArticleSession: Sendable {}
+
 struct ArticleState {
     var screen: ArticleScreen
     var count: Int
@@ -51,7 +53,7 @@ private func makeGenericClosure<T>(capturing value: T) -> (Int) -> Void {
 
 /// Metadata shaped like what `-disable-reflection-metadata` emits for a closure context (kind 0x400, first
 /// capture at 16, no capture descriptor). Never freed: the reader caches layouts by metadata address.
-private let metadataWithoutDescriptor: UnsafeMutableRawPointer = {
+nonisolated(unsafe) private let metadataWithoutDescriptor: UnsafeMutableRawPointer = {
     let word = MemoryLayout<UInt>.size
     let metadata = UnsafeMutableRawPointer.allocate(byteCount: 3 * word, alignment: word)
     metadata.storeBytes(of: 0x400, as: UInt.self)
@@ -157,14 +159,14 @@ struct ClosureCapturesTests {
 
     @Test("@Sendable closures, and async closures captured by another, are read alike")
     func sendableAndAsync() {
-        let screen = ArticleScreen()
+        let session = ArticleSession()
         let model = ArticleViewModel()
-        let sendable: @Sendable (Int) -> Void = { [unowned screen] _ in _ = screen }
+        let sendable: @Sendable (Int) -> Void = { [unowned session] _ in _ = session }
         let work: (Int) async -> Void = { _ in _ = model }
         let caller: (Int) -> Void = { _ in _ = work }
         #expect(
             ClosureCaptures.references(of: sendable) == [
-                CapturedReference(strength: .unowned, typeName: "ArticleScreen", object: address(of: screen))
+                CapturedReference(strength: .unowned, typeName: "ArticleSession", object: address(of: session))
             ])
         #expect(ClosureCaptures.references(of: caller) == [strong(model, "ArticleViewModel")])
     }

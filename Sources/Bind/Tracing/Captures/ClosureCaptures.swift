@@ -19,42 +19,48 @@ enum ClosureCaptures {
     /// - Complexity: one cache lookup per context on the way (the closure's, each thunk's, each box's); the
     ///   first call for a closure expression works out its layout from metadata.
     static func references<Argument, Result>(of closure: @escaping (Argument) -> Result) -> [CapturedReference] {
-        references(inContextOf: closure)
+        references(inContextOf: OneArgument(closure: closure))
     }
 
     /// The references a `(Argument) -> Void` closure holds: the shape `Output<Value>.bind(_:)` receives,
     /// passed on without a reabstraction thunk (the generic overload's `Result` would need one).
     static func references<Argument>(of closure: @escaping (Argument) -> Void) -> [CapturedReference] {
-        references(inContextOf: closure)
+        references(inContextOf: OneArgumentVoid(closure: closure))
     }
 
     /// Same for a two-argument closure (combine's transforms).
     static func references<A, B, Result>(of closure: @escaping (A, B) -> Result) -> [CapturedReference] {
-        references(inContextOf: closure)
+        references(inContextOf: TwoArguments(closure: closure))
     }
 
     /// Same for a two-argument closure returning nothing.
     static func references<A, B>(of closure: @escaping (A, B) -> Void) -> [CapturedReference] {
-        references(inContextOf: closure)
+        references(inContextOf: TwoArgumentsVoid(closure: closure))
     }
+
+    // Each closure travels in a struct whose field has the parameter's own function type: passing the closure
+    // itself to a generic parameter (`unsafeBitCast`'s, `withExtendedLifetime`'s) would wrap it in yet another
+    // reabstraction thunk, allocated at every call. A struct is passed as it is.
+    private struct OneArgument<Argument, Result> { let closure: (Argument) -> Result }
+    private struct OneArgumentVoid<Argument> { let closure: (Argument) -> Void }
+    private struct TwoArguments<A, B, Result> { let closure: (A, B) -> Result }
+    private struct TwoArgumentsVoid<A, B> { let closure: (A, B) -> Void }
 
     /// How many contexts deep the reader follows thunks, nested closures and boxes.
     static let maximumDepth = 8
 
     // Hot path: runs at every traced bind.
     @inline(__always)
-    private static func references<Function>(inContextOf closure: Function) -> [CapturedReference] {
+    private static func references<Stored>(inContextOf stored: Stored) -> [CapturedReference] {
         typealias Words = (function: UnsafeRawPointer, context: UnsafeRawPointer?)
-        // A generic `Function` is a thick function here (the entry points take only closures), stored at its
-        // most general abstraction: exactly two words, no thunk added by the cast.
-        guard MemoryLayout<Function>.size == MemoryLayout<Words>.size else {
+        // `Stored` is one of the structs above: a thick function, two words (function, context).
+        guard MemoryLayout<Stored>.size == MemoryLayout<Words>.size else {
             return [CapturedReference(strength: .unknown, typeName: "<unknown>", object: nil)]
         }
-        guard let context = unsafeBitCast(closure, to: Words.self).context else { return [] }
+        // The caller holds the closure (and so its context) for the whole call.
+        guard let context = unsafeBitCast(stored, to: Words.self).context else { return [] }
         var references: [CapturedReference] = []
-        withExtendedLifetime(closure) {
-            appendReferences(inContext: context, depth: 0, to: &references)
-        }
+        appendReferences(inContext: context, depth: 0, to: &references)
         return references
     }
 

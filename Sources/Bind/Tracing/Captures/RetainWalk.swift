@@ -19,8 +19,11 @@ enum RetainWalk {
         from object: AnyObject, maxDepth: Int = 4, maxObjects: Int = 64, isTarget: (AnyObject) -> UInt64?
     ) -> [(path: String, target: UInt64)] {
         withExtendedLifetime(object) {
-            var walk = Walk(isTarget: isTarget)
-            return walk.run(from: Unmanaged.passUnretained(object).toOpaque(), maxDepth: maxDepth, maxObjects: maxObjects)
+            withoutActuallyEscaping(isTarget) { isTarget in
+                var walk = Walk(isTarget: isTarget)
+                let root = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                return walk.run(from: root, maxDepth: maxDepth, maxObjects: maxObjects)
+            }
         }
     }
 
@@ -187,9 +190,10 @@ enum RetainWalk {
     }
 }
 
+/// A copy of the value of `type` at `address` (retaining what it references; runs no code of the type).
 private func copyValue(of type: Any.Type, at address: UnsafeRawPointer) -> Any {
     func load<T>(_: T.Type) -> Any { address.assumingMemoryBound(to: T.self).pointee }
-    return load(type)
+    return _openExistential(type, do: load)
 }
 
 /// The standard library's collections, read element by element with a path label for each.

@@ -137,11 +137,15 @@ extension Optional: OptionalCapture {
     static var wrappedType: Any.Type { Wrapped.self }
 }
 
-private func layout<T>(of type: T.Type) -> (size: Int, alignment: Int) {
-    (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+private func layout(of type: Any.Type) -> (size: Int, alignment: Int) {
+    func layout<T>(_: T.Type) -> (size: Int, alignment: Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment) }
+    return _openExistential(type, do: layout)
 }
 
-private func isPOD<T>(_ type: T.Type) -> Bool { _isPOD(type) }
+private func isPOD(_ type: Any.Type) -> Bool {
+    func isPOD<T>(_ type: T.Type) -> Bool { _isPOD(type) }
+    return _openExistential(type, do: isPOD)
+}
 
 // The runtime's reflection entry points that `Mirror` and the standard library's `_forEachField` use
 // (stdlib/public/runtime/ReflectionMirror.cpp). They read field records and offsets without a value and
