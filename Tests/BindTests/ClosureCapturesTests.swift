@@ -1,5 +1,6 @@
 #if Tracing
 @testable import Bind
+import Foundation
 import Testing
 
 // What a bound closure holds, read in process (Sources/Bind/Tracing/Captures, docs/captures.md). Each
@@ -409,6 +410,45 @@ struct RetainWalkTests {
         let count = Int.random(in: 1...9)
         holder.onTap = { _ in _ = (model, count) }
         #expect(RetainWalk.paths(from: holder, isTarget: targetID).map(\.path) == [".onTap{}.title"])
+    }
+}
+// MARK: - Cost
+
+/// What one read costs on a cache hit, printed (no timed assertion). Run it in a release build:
+/// `BIND_CAPTURES_BENCH=1 swift test -c release --traits Tracing -Xswiftc -enable-testing --filter CaptureCost`.
+@Suite("What reading captures costs")
+struct CaptureCostTests {
+    @Test(
+        "nanoseconds per call on a cache hit, by closure shape",
+        .enabled(if: ProcessInfo.processInfo.environment["BIND_CAPTURES_BENCH"] != nil))
+    func costPerCall() {
+        let screen = ArticleScreen()
+        let model = ArticleViewModel()
+        let count = Int.random(in: 1...9)
+        let nothing: (Int) -> Void = { _ in }
+        let instance: (Int) -> Void = { _ in _ = screen }
+        let instanceAndInt: (Int) -> Void = { _ in _ = (screen, count) }
+        let two: (Int) -> Void = { _ in _ = (screen, model, count) }
+        let weak: (Int) -> Void = { [weak screen] _ in _ = screen }
+        let holder = GenericHolder<Int> { _ in _ = (screen, count) }
+        let shapes: [(String, () -> Int)] = [
+            ("captures nothing", { ClosureCaptures.references(of: nothing).count }),
+            ("one instance (its own context)", { ClosureCaptures.references(of: instance).count }),
+            ("instance + Int", { ClosureCaptures.references(of: instanceAndInt).count }),
+            ("two instances + Int", { ClosureCaptures.references(of: two).count }),
+            ("[weak self]", { ClosureCaptures.references(of: weak).count }),
+            ("(T) -> Void in a generic class, as bind gets it", { holder.captures().count }),
+        ]
+        let iterations = 1_000_000
+        for (name, read) in shapes {
+            var total = read()
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                for _ in 0..<iterations { total &+= read() }
+            }
+            let nanoseconds = Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+            print("captures cost: \(name): \(String(format: "%.1f", nanoseconds / Double(iterations))) ns/call (\(total))")
+        }
     }
 }
 #endif
