@@ -1,0 +1,244 @@
+#if Tracing
+/// Finds the strong stored-property paths from an object to the objects a caller is looking for (an owner
+/// to its Outputs): which property of a screen keeps a subscription's Output alive.
+///
+/// Reads stored properties through the runtime's field records, so it never runs the program's code: no
+/// computed properties, no lazy initialisation (a `lazy var`'s storage is read as it is), no `description`
+/// or `customMirror`. `weak`, `unowned` and `unowned(unsafe)` properties are never followed. It reads memory
+/// without synchronisation: call it where the objects it walks are not being mutated on another thread.
+enum RetainWalk {
+    /// Strong stored-property paths from `object` to objects `isTarget` accepts (it returns an id, e.g. an
+    /// Output's trace id, or nil), breadth first, bounded by `maxDepth` hops and `maxObjects` objects
+    /// visited. Follows stored properties of class instances and of structs/enums/tuples/Optionals/Arrays/
+    /// Dictionaries inside them, and what stored closures capture; never follows `weak` or `unowned` stored
+    /// properties; never calls user code. Each path is like ".viewModel.isBookmarked" (property names joined;
+    /// array elements as "[3]", dictionary values as `["key"]`, a stored closure's captures as "{}").
+    ///
+    /// A target is reported once, at the first (shortest) path that reaches it, and not walked into.
+    static func paths(
+        from object: AnyObject, maxDepth: Int = 4, maxObjects: Int = 64, isTarget: (AnyObject) -> UInt64?
+    ) -> [(path: String, target: UInt64)] {
+        withExtendedLifetime(object) {
+            withoutActuallyEscaping(isTarget) { isTarget in
+                var walk = Walk(isTarget: isTarget)
+                let root = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                return walk.run(from: root, maxDepth: maxDepth, maxObjects: maxObjects)
+            }
+        }
+    }
+
+    /// Elements read per collection, so one huge array cannot make the walk unbounded.
+    static let maximumElements = 1024
+
+    private struct Walk {
+        let isTarget: (AnyObject) -> UInt64?
+        var seen: Set<UnsafeRawPointer> = []
+        var found: [(path: String, target: UInt64)] = []
+        /// Objects to expand next: address, path from the root, hops from the root.
+        var queue: [(object: UnsafeRawPointer, path: String, hops: Int)] = []
+
+        mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [(path: String, target: UInt64)] {
+            seen.insert(root)
+            queue.append((root, "", 0))
+            var next = 0
+            var expanded = 0
+            while next < queue.count, expanded < maxObjects {
+                let (object, path, hops) = queue[next]
+                next += 1
+                guard hops < maxDepth else { continue }
+                expanded += 1
+                let type = RuntimeType(metadata: object.load(as: UnsafeRawPointer.self))
+                var reached: [(object: UnsafeRawPointer, path: String)] = []
+                var values = ValueReader { reached.append(($0, $1)) }
+                values.readFields(of: type, at: object, path: path)
+                for (child, childPath) in reached where seen.insert(child).inserted {
+                    let instance = Unmanaged<AnyObject>.fromOpaque(child).takeUnretainedValue()
+                    if let target = isTarget(instance) {
+                        found.append((childPath, target))
+                    } else {
+                        queue.append((child, childPath, hops + 1))
+                    }
+                }
+            }
+            return found
+        }
+    }
+
+    /// Reads the strong references a value holds, reporting each object it reaches with its path.
+    private struct ValueReader {
+        let reach: (UnsafeRawPointer, String) -> Void
+        /// Values read so far within one object, so a deep value graph stays bounded.
+        var budget = 4096
+
+        init(reach: @escaping (UnsafeRawPointer, String) -> Void) { self.reach = reach }
+
+        /// How deep the reader looks into values nested in one object.
+        static let maximumDepth = 8
+
+        mutating func readFields(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int = 0) {
+            guard depth < ValueReader.maximumDepth, let fields = type.fields else { return }
+            for field in fields where field.isStrong {
+                read(RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name), depth: depth + 1)
+            }
+        }
+
+        mutating func read(_ type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int) {
+            guard budget > 0, depth < ValueReader.maximumDepth else { return }
+            budget -= 1
+            if type.isPlainData || type.isText { return }
+            switch type.kind {
+            case .class:
+                reach(address.load(as: UnsafeRawPointer.self), path)
+            case .optional:
+                guard let wrapped = type.optionalWrapped.map(RuntimeType.init) else { return }
+                if wrapped.kind == .class
+                    || (wrapped.kind == .existential && wrapped.existentialRepresentation == .classBound)
+                {
+                    if let object = address.load(as: UnsafeRawPointer?.self) { reach(object, path) }
+                } else {
+                    readPayload(of: type, at: address, path: path, depth: depth)
+                }
+            case .existential:
+                readExistential(type, at: address, path: path, depth: depth)
+            case .function:
+                guard type.isEscapingSwiftClosure,
+                    let context = address.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+                else { return }
+                var captures: [CapturedReference] = []
+                ClosureCaptures.appendReferences(inContext: context, depth: 0, to: &captures)
+                for capture in captures where capture.strength == .strong {
+                    if let object = capture.object { reach(object, path + "{}") }
+                }
+            case .struct where type.isCollection:
+                readElements(of: type, at: address, path: path, depth: depth)
+            case .struct, .tuple:
+                readFields(of: type, at: address, path: path, depth: depth)
+            case .enum:
+                readPayload(of: type, at: address, path: path, depth: depth)
+            default:
+                return
+            }
+        }
+
+        /// `AnyObject`/class-bound: the reference comes first. `Any`/`any P`: a value inline in the three-word
+        /// buffer, or in a box the buffer points to; the dynamic type follows the buffer
+        /// (`OpaqueExistentialContainer`, `ExistentialTypeMetadata::projectValue`).
+        mutating func readExistential(_ type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int) {
+            let word = MemoryLayout<UnsafeRawPointer>.size
+            switch type.existentialRepresentation {
+            case .classBound:
+                if let object = address.load(as: UnsafeRawPointer?.self) { reach(object, path) }
+            case .opaque:
+                guard let metadata = address.load(fromByteOffset: 3 * word, as: UnsafeRawPointer?.self) else { return }
+                let dynamic = RuntimeType(metadata: metadata)
+                if dynamic.isInlineInExistential {
+                    read(dynamic, at: address, path: path, depth: depth + 1)
+                } else {
+                    let box = address.load(as: UnsafeRawPointer.self)
+                    let mask = dynamic.alignment - 1
+                    read(dynamic, at: box + ((2 * word + mask) & ~mask), path: path, depth: depth + 1)
+                }
+            case .error:
+                return
+            }
+        }
+
+        /// An enum's payload, through `Mirror` on a copy — only for types whose mirror is the runtime's own (a
+        /// `CustomReflectable` enum would run its `customMirror`).
+        mutating func readPayload(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int) {
+            guard !(type.type is any CustomReflectable.Type) || type.optionalWrapped != nil else { return }
+            let value = copyValue(of: type.type, at: address)
+            let mirror = Mirror(reflecting: value)
+            for child in mirror.children {
+                let label = type.optionalWrapped == nil ? child.label.map { "." + $0 } ?? "" : ""
+                readValue(child.value, path: path + label, depth: depth + 1)
+            }
+        }
+
+        /// A standard-library collection's elements, through its iterator (no user code: the element types'
+        /// `==` and `hash(into:)` are not called by iterating).
+        mutating func readElements(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int) {
+            guard let collection = type.type as? any WalkableCollection.Type else { return }
+            var elements: [(label: String, value: Any)] = []
+            collection.forEachElement(at: address, limit: RetainWalk.maximumElements) { elements.append(($0, $1)) }
+            for (label, value) in elements {
+                readValue(value, path: path + label, depth: depth + 1)
+            }
+        }
+
+        /// A value copied into an `Any`: opened to its dynamic type and read in place.
+        mutating func readValue(_ value: Any, path: String, depth: Int) {
+            var copy = value
+            let dynamic = RuntimeType(Swift.type(of: value))
+            if dynamic.kind == .class {
+                reach(Unmanaged<AnyObject>.passUnretained(value as AnyObject).toOpaque(), path)
+                return
+            }
+            withUnsafeBytes(of: &copy) { container in
+                // `copy` is an `Any`: an opaque existential container.
+                read(RuntimeType(Any.self), at: container.baseAddress!, path: path, depth: depth)
+            }
+        }
+
+        /// A field as it reads in a path: ".name" (a lazy var's storage by the var's name; tuple elements
+        /// come as ".0" or their label).
+        func displayName(_ field: String) -> String {
+            let lazyPrefix = "$__lazy_storage_$_"
+            if field.hasPrefix(lazyPrefix) { return "." + field.dropFirst(lazyPrefix.count) }
+            return field.hasPrefix(".") ? field : "." + field
+        }
+    }
+}
+
+/// A copy of the value of `type` at `address` (retaining what it references; runs no code of the type).
+private func copyValue(of type: Any.Type, at address: UnsafeRawPointer) -> Any {
+    func load<T>(_: T.Type) -> Any { address.assumingMemoryBound(to: T.self).pointee }
+    return _openExistential(type, do: load)
+}
+
+/// The standard library's collections, read element by element with a path label for each.
+private protocol WalkableCollection {
+    static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void)
+}
+
+extension Array: WalkableCollection {
+    fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
+        for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
+            body("[\(index)]", element)
+        }
+    }
+}
+
+extension ContiguousArray: WalkableCollection {
+    fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
+        for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
+            body("[\(index)]", element)
+        }
+    }
+}
+
+extension Set: WalkableCollection {
+    fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
+        for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
+            body("[\(index)]", element)
+        }
+    }
+}
+
+extension Dictionary: WalkableCollection {
+    fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
+        for (index, (key, value)) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
+            body("[\(keyLabel(key, index: index))]", value)
+            body("[\(keyLabel(key, index: index))].key", key)
+        }
+    }
+
+    /// A key as it reads in a path: strings quoted, integers as they are; other keys by position (describing
+    /// them could run the program's code).
+    private static func keyLabel(_ key: Key, index: Int) -> String {
+        if let text = key as? String { return "\"\(text)\"" }
+        if let number = key as? Int { return String(number) }
+        return "#\(index)"
+    }
+}
+#endif
