@@ -26,22 +26,33 @@ struct CaptureProbe {
     @usableFromInline init(facts: [CaptureFact]?) { self.facts = facts }
 
     @inlinable
-    init<Argument, Result>(_ closure: (Argument) -> Result) {
+    init<Argument, Result>(_ closure: @escaping (Argument) -> Result) {
         self = bt_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @inlinable
-    init<First, Second, Result>(_ closure: (First, Second) -> Result) {
+    init<First, Second, Result>(_ closure: @escaping (First, Second) -> Result) {
+        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+    }
+
+    /// A bound closure's shape, read without a reabstraction thunk (see `ClosureCaptures`).
+    @inlinable
+    init<Argument>(_ closure: @escaping (Argument) -> Void) {
         self = bt_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @usableFromInline
-    static func read<Argument, Result>(_ closure: (Argument) -> Result) -> CaptureProbe {
+    static func read<Argument>(_ closure: @escaping (Argument) -> Void) -> CaptureProbe {
         CaptureProbe(facts: facts(of: ClosureCaptures.references(of: closure)))
     }
 
     @usableFromInline
-    static func read<First, Second, Result>(_ closure: (First, Second) -> Result) -> CaptureProbe {
+    static func read<Argument, Result>(_ closure: @escaping (Argument) -> Result) -> CaptureProbe {
+        CaptureProbe(facts: facts(of: ClosureCaptures.references(of: closure)))
+    }
+
+    @usableFromInline
+    static func read<First, Second, Result>(_ closure: @escaping (First, Second) -> Result) -> CaptureProbe {
         CaptureProbe(facts: facts(of: ClosureCaptures.references(of: closure)))
     }
 

@@ -42,8 +42,9 @@ struct BinderProbe {
 struct CaptureProbe {
     @inlinable static var none: CaptureProbe { CaptureProbe() }
     @inlinable init() {}
-    @inlinable init<Argument, Result>(_ closure: (Argument) -> Result) {}
-    @inlinable init<First, Second, Result>(_ closure: (First, Second) -> Result) {}
+    @inlinable init<Argument>(_ closure: @escaping (Argument) -> Void) {}
+    @inlinable init<Argument, Result>(_ closure: @escaping (Argument) -> Result) {}
+    @inlinable init<First, Second, Result>(_ closure: @escaping (First, Second) -> Result) {}
 }
 
 /// The instrumentation of one subscription, kept with its closure.
