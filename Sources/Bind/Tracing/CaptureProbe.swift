@@ -59,6 +59,8 @@ struct CaptureProbe {
     /// How many objects and hops the search for held Outputs visits from each strong capture.
     static let walkDepth = 4
     static let walkObjects = 64
+    /// What the walk's target test returns for Bind's own objects: not walked into, not kept.
+    static let notAnOutput = UInt64.max
 
     /// Each reference, with the Outputs a strongly held instance keeps alive. Runs before the bound
     /// Output's lock is taken: the Outputs found are announced under their own locks.
@@ -76,11 +78,16 @@ struct CaptureProbe {
             }
             var found: [OutputTraceInfo] = []
             let paths = RetainWalk.paths(from: object, maxDepth: walkDepth, maxObjects: walkObjects) { candidate in
+                // Bind's own bookkeeping (a bag, a handle, a subscriber list) holds closures, never an
+                // Output: a stop that is not a find.
+                if candidate is BindInternalObject { return notAnOutput }
                 guard let output = candidate as? TracedOutputObject else { return nil }
                 found.append(output.announcedTraceInfo())
                 return UInt64(found.count - 1)
             }
-            fact.holds = paths.prefix(CaptureField.maximumCount).map { ($0.path, found[Int($0.target)]) }
+            fact.holds = paths.lazy.filter { $0.target != notAnOutput }.prefix(CaptureField.maximumCount).map {
+                ($0.path, found[Int($0.target)])
+            }
             return fact
         }
     }
@@ -104,6 +111,13 @@ protocol TracedOutputObject: AnyObject {
     /// its lock: never called with another Output's lock held.
     func announcedTraceInfo() -> OutputTraceInfo
 }
+
+/// Bind's own objects a captured owner may hold: none of them holds an Output (a subscriber list
+/// holds closures; a handle and a bag hold subscriber lists).
+protocol BindInternalObject: AnyObject {}
+extension Subscription: BindInternalObject {}
+extension SubscriptionContainer: BindInternalObject {}
+extension SubscriberList: BindInternalObject {}
 
 extension Output: TracedOutputObject {
     func announcedTraceInfo() -> OutputTraceInfo {

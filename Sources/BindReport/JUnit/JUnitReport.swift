@@ -50,6 +50,11 @@ struct JUnitReport {
                 var body = finding.compilerStyle
                 for related in finding.related { body += "\n  \(related.site): note: \(related.note)" }
                 body += "\n\(kind.explanation)"
+                if let index = content.findings.firstIndex(of: finding) {
+                    let why = finding.whyCommand(
+                        trace: content.trace(ofFindingAt: index), fingerprint: FindingFingerprint.of(finding))
+                    body += "\nExplain it: \(why)"
+                }
                 if finding.severity == .note {
                     xml += "      <system-out>\(Escape.xml(body))</system-out>\n    </testcase>\n"
                     continue
