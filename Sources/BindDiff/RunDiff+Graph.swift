@@ -12,9 +12,11 @@ extension RunDiff {
         case added, removed, grown, changed, unchanged
     }
 
-    /// The union of both runs' site graphs, drawn by change.
-    package var graphDocument: GraphDocument {
-        var document = GraphDocument(title: "bind-trace diff: \(base.name) → \(head.name)", legend: Self.legend)
+    /// The union of both runs' site graphs, drawn by change: the changed sites and their neighbours,
+    /// or with `showsUnchanged` every site (a big app's picture is mostly unchanged sites).
+    package func graphDocument(showsUnchanged: Bool = false) -> GraphDocument {
+        var document = GraphDocument(
+            title: "bind-trace diff: \(base.name) → \(head.name)", direction: .leftToRight, legend: Self.legend)
         var ids: [DiffSite: String] = [:]
         let added = Set(addedSites)
         let removed = Set(removedSites)
@@ -22,6 +24,10 @@ extension RunDiff {
         var sites = Set(added).union(removed)
         for output in head.profile.outputs.keys { sites.insert(.output(output)) }
         for binding in head.profile.bindings.keys { sites.insert(.binding(binding)) }
+        if !showsUnchanged {
+            sites = changedNeighbourhood(of: sites)
+            document.legend?.title += " (unchanged sites away from a change not drawn)"
+        }
         for site in sites.sorted() {
             let id = "s\(ids.count)"
             ids[site] = id
@@ -35,8 +41,13 @@ extension RunDiff {
                 let metrics = change.grown.isEmpty ? Array(change.changedMetrics.prefix(2)) : change.grown
                 lines += metrics.map { "\($0.name) \(change.base[$0]) → \(change.head[$0]) (\(change.ratioText($0)))" }
             }
-            let shape: GraphDocument.Shape = if case .binding = site { .note } else { .box }
-            var node = GraphDocument.Node(id: id, title: site.name, lines: lines, shape: shape)
+            // A subscription hangs from its Output's node: its own title need not repeat the Output's name.
+            var node =
+                if case .binding(let binding) = site {
+                    GraphDocument.Node(id: id, title: binding.subscriberName, lines: lines, shape: .note)
+                } else {
+                    GraphDocument.Node(id: id, title: site.name, lines: lines)
+                }
             Self.style(&node, change)
             document.nodes.append(node)
         }
@@ -56,6 +67,27 @@ extension RunDiff {
             document.edges.append(Self.edge(from: from, to: to, label: edge.operation.description, change))
         }
         return document
+    }
+
+    /// Among `sites`, the changed ones (added, removed, counts changed) and the sites one edge or
+    /// binding away from them; all of `sites` when nothing changed.
+    private func changedNeighbourhood(of sites: Set<DiffSite>) -> Set<DiffSite> {
+        let changed = Set(addedSites).union(removedSites).union(changedSites.map(\.site))
+        var kept = changed
+        for edge in head.profile.edges.union(base.profile.edges) {
+            let ends: [DiffSite] = [.output(edge.source), .output(edge.derived)]
+            if ends.contains(where: changed.contains) || addedEdges.contains(edge) || removedEdges.contains(edge) {
+                kept.formUnion(ends)
+            }
+        }
+        for site in sites {
+            guard case .binding(let binding) = site else { continue }
+            if changed.contains(site) || changed.contains(.output(binding.output)) {
+                kept.insert(site)
+                kept.insert(.output(binding.output))
+            }
+        }
+        return kept.isEmpty ? sites : kept.intersection(sites)
     }
 
     private static func style(_ node: inout GraphDocument.Node, _ change: Change) {

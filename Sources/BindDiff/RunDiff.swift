@@ -38,11 +38,7 @@ package struct RunDiff: Sendable {
         self.base = base
         self.head = head
         self.threshold = threshold
-        let baseFingerprints = Set(base.findings.map(\.fingerprint))
-        let headFingerprints = Set(head.findings.map(\.fingerprint))
-        newFindings = head.findings.filter { !baseFingerprints.contains($0.fingerprint) }
-        fixedFindings = base.findings.filter { !headFingerprints.contains($0.fingerprint) }
-        unchangedFindings = head.findings.filter { baseFingerprints.contains($0.fingerprint) }
+        (newFindings, fixedFindings, unchangedFindings) = Self.match(base: base.findings, head: head.findings)
 
         let baseSites = Self.sites(base.profile)
         let headSites = Self.sites(head.profile)
@@ -54,6 +50,37 @@ package struct RunDiff: Sendable {
             guard let before = baseSites[site], before != counts else { return nil }
             return SiteChange(site: site, base: before, head: counts, threshold: threshold)
         }.sorted(by: SiteChange.largestFirst)
+    }
+
+    /// Findings matched by fingerprint; then a finding left in HEAD and one left in BASE of the same
+    /// kind, site and related sites are one finding whose message changed (a message can quote a
+    /// value, as a duplicate binding quotes its Outputs' last values, and values differ between runs).
+    static func match(base: [DiffFinding], head: [DiffFinding]) -> (
+        new: [DiffFinding], fixed: [DiffFinding], unchanged: [DiffFinding]
+    ) {
+        let baseFingerprints = Set(base.map(\.fingerprint))
+        let headFingerprints = Set(head.map(\.fingerprint))
+        var new = head.filter { !baseFingerprints.contains($0.fingerprint) }
+        var fixed = base.filter { !headFingerprints.contains($0.fingerprint) }
+        var unchanged = head.filter { baseFingerprints.contains($0.fingerprint) }
+        func place(_ finding: Finding) -> String {
+            let related = finding.related.map { "\($0.site.file):\($0.site.line)" }.sorted()
+            return ([finding.kind.rawValue, finding.site.map { "\($0.file):\($0.line)" } ?? ""] + related)
+                .joined(separator: "|")
+        }
+        var fixedByPlace: [String: [Int]] = [:]
+        for (index, finding) in fixed.enumerated() { fixedByPlace[place(finding.finding), default: []].append(index) }
+        var matchedFixed = Set<Int>()
+        new = new.filter { finding in
+            guard let index = fixedByPlace[place(finding.finding)]?.first(where: { !matchedFixed.contains($0) })
+            else { return true }
+            matchedFixed.insert(index)
+            unchanged.append(finding)
+            return false
+        }
+        fixed = fixed.enumerated().filter { !matchedFixed.contains($0.offset) }.map(\.element)
+        unchanged.sort { Finding.siteOrder($0.finding, $1.finding) }
+        return (new, fixed, unchanged)
     }
 
     private static func sites(_ profile: SiteProfile) -> [DiffSite: SiteCounts] {

@@ -171,13 +171,14 @@ extension SiteProfile.OutputSite {
 
 extension SiteProfile.BindingSite {
     /// `Binder to Label bound to 'title' (String)`, `closure bound to …`.
-    package var name: String {
-        let what =
-            switch subscriber {
-            case .closure: "closure"
-            case .binder(let type): Narrator.what(target: BinderTarget(type: type, identity: 0))
-            }
-        return "\(what) bound to \(output.name)"
+    package var name: String { "\(subscriberName) bound to \(output.name)" }
+
+    /// `closure`, `Binder to Label`.
+    package var subscriberName: String {
+        switch subscriber {
+        case .closure: "closure"
+        case .binder(let type): Narrator.what(target: BinderTarget(type: type, identity: 0))
+        }
     }
 }
 

@@ -2,25 +2,23 @@ extension Escape {
     /// `text` safe as inline text of GitHub-flavoured Markdown (a pull-request comment, a CI step
     /// summary): it shows as written and makes no markup, link, mention or HTML.
     ///
-    /// `& < > " '` become entities (GitHub passes HTML through to its sanitiser; an entity is text);
-    /// Markdown's punctuation (`` \ ` * _ { } [ ] ( ) # + - . ! | ~ ``) is backslash-escaped, so no
-    /// emphasis, code, link, table cell or list starts; `@` and `:` become entities, so no
-    /// `@mention` pings anyone and no `https://…` turns into a link; line breaks and tabs become
+    /// `& < >` become entities (GitHub passes HTML through to its sanitiser; an entity is text);
+    /// Markdown's punctuation (`` \ ` * _ { } [ ] ( ) # + - | ~ ``) is backslash-escaped, so no
+    /// emphasis, code, link, image, table cell, heading or list starts; `@` becomes an entity, so no
+    /// `@mention` pings anyone. (A bare `https://…` may still show as a link: its text is the
+    /// address, so it hides nothing.) Line breaks and tabs become
     /// spaces (one line stays one line, one table cell one cell); other control characters become
     /// U+FFFD and bidirectional formatting characters show as their code (`\u{202E}`).
     ///
     /// ```swift
-    /// Escape.markdown("[click](https://x) @team")  // "\[click\]\(https&#58;//x\) &#64;team"
+    /// Escape.markdown("[click](https://x) @team")  // "\[click\]\(https://x\) &#64;team"
     /// ```
     package static func markdown(_ text: String) -> String {
         replacing(text) { scalar in
             switch scalar {
-            case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "#", "+", "-", ".", "!", "|", "~":
+            case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "#", "+", "-", "|", "~":
                 "\\" + String(scalar)
-            case "\"": "&quot;"
-            case "'": "&#39;"
             case "@": "&#64;"
-            case ":": "&#58;"
             case "\n", "\r", "\t": " "
             default:
                 switch scalar.value {

@@ -33,6 +33,9 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also draw the site graph of both runs, changes marked, as SVG to this file.", valueName: "file"))
     var svg: String?
 
+    @Flag(help: "Draw every site in the --svg picture, not only the changed ones and their neighbours.")
+    var svgShowsAll = false
+
     @Option(
         help: ArgumentHelp(
             "What fails the run (exit 1): new-findings, growth (repeatable), or none.", valueName: "gate"))
@@ -100,7 +103,7 @@ struct DiffCommand: ParsableCommand {
     private func draw(_ diff: RunDiff, to path: String) throws(ToolFailure) {
         let rendered: RenderedGraph
         do {
-            rendered = try GraphvizRenderer().render(diff.graphDocument, format: .svg)
+            rendered = try GraphvizRenderer().render(diff.graphDocument(showsUnchanged: svgShowsAll), format: .svg)
         } catch {
             throw ToolFailure("\(path): cannot draw the diff's graph: \(error)")
         }
