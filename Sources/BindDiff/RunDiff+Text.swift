@@ -52,12 +52,12 @@ extension RunDiff {
     }
 
     /// `App/Form.swift:12: output 'email' (String)`.
-    static func text(_ site: DiffSite) -> String {
+    package static func text(_ site: DiffSite) -> String {
         "\(site.location.file):\(site.location.line): \(site.role) \(site.name)"
     }
 
     /// `App/Form.swift:12: 'email' (String) → map → map → String at Form.swift:12`.
-    static func text(_ edge: SiteProfile.Edge) -> String {
+    package static func text(_ edge: SiteProfile.Edge) -> String {
         "\(edge.derived.site.file):\(edge.derived.site.line): \(edge.name)"
     }
 }

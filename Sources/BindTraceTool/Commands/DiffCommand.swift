@@ -59,18 +59,10 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         let options = judging.options()
-        let (baseSide, baseRun) = try DiffSides.read(base, options: options, progress: progress.progress)
-        let (headSide, headRun) = try DiffSides.read(head, options: options, progress: progress.progress)
-        for (run, label) in [(baseRun, "BASE"), (headRun, "HEAD")] {
-            for trace in run.traces {
-                trace.result.reportProblems(path: trace.path)
-                if let reason = trace.incompleteness {
-                    StandardError.write(
-                        "bind-trace: \(trace.path): incomplete trace (\(label)): \(reason); its counts and findings "
-                            + "may be missing" + (gate.allowIncomplete ? "" : " (exit 3; --allow-incomplete accepts it)"))
-                }
-            }
-        }
+        let (baseSide, baseRun) = try DiffSides.read([base], options: options, progress: progress.progress)
+        let (headSide, headRun) = try DiffSides.read([head], options: options, progress: progress.progress)
+        DiffSides.reportProblems(baseRun, side: "BASE", allowIncomplete: gate.allowIncomplete)
+        DiffSides.reportProblems(headRun, side: "HEAD", allowIncomplete: gate.allowIncomplete)
         let diff = RunDiff(
             base: baseSide, head: headSide,
             threshold: GrowthThreshold(ratio: growthRatio, minimumIncrease: growthMinimum))
