@@ -74,7 +74,7 @@ struct DiffCommandTests {
         let document = try json(DiffApp(updates: 1), DiffApp(updates: 150))
         let changed = try #require((document["sites"] as? [String: Any])?["changed"] as? [[String: Any]])
         let email = try #require(changed.first { $0["name"] as? String == "'email' (String)" })
-        #expect(email["grown"] as? [String] == ["updates"])
+        #expect((email["grown"] as? [String])?.contains("updates") == true)
         let updates = try #require((email["metrics"] as? [String: Any])?["updates"] as? [String: Any])
         #expect(updates["ratio"] as? Double == 150)
         // Below the threshold (100 more than 1 is not 1,000 more), noise does not fail the build
@@ -123,7 +123,8 @@ struct DiffCommandTests {
         cut.ends = false
         let run = try diff(DiffApp(), cut)
         #expect(run.status == 3)
-        #expect(run.standardError.contains("head.trace: incomplete trace (HEAD): no end record"), "\(run.standardError)")
+        #expect(run.standardError.contains("head.trace: incomplete trace (HEAD): "), "\(run.standardError)")
+        #expect(run.standardError.contains("no end record"))
         #expect(run.standardOutput.contains("incomplete trace (HEAD): "))
         #expect(try diff(DiffApp(), cut, ["--allow-incomplete"]).status == 0)
         // A trace cut in the middle of a record: read up to the cut, said so
@@ -160,7 +161,8 @@ struct DiffCommandTests {
         #expect(run.status == 0, "\(run.standardError)")
         let markdown = run.standardOutput
         #expect(markdown.contains("&lt;script&gt;alert\\(1\\)&lt;/script&gt;"), "\(markdown)")
-        for raw in ["<script", "](https", "@team", "*b*", "| cell", "\u{202E}", "evil\nline"] {
+        #expect(markdown.contains("\\*b\\* \\| cell"), "a table cell's bar is escaped")
+        for raw in ["<script", "](https", "@team", "*b*", "\u{202E}", "evil\nline"] {
             #expect(!markdown.contains(raw), "\(raw)")
         }
         #expect(markdown.contains("\\u{202E}evil line"))
