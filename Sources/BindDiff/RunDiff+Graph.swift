@@ -1,5 +1,5 @@
-@_spi(Harness) import BindGraph
 import BindAnalysis
+@_spi(Harness) import BindGraph
 
 // The site graph of both runs in one picture (`bind-trace diff --svg FILE`), drawn by BindGraph's
 // renderer (libgvc): what HEAD added in green, what it removed in red and dashed, grown sites in

@@ -48,7 +48,8 @@ extension RunDiff {
             if total > rows { text += "\n… and \(total - rows) more\n" }
         }
         let structure =
-            addedSites.map { "added \(escaped(Self.text($0)))" } + removedSites.map { "removed \(escaped(Self.text($0)))" }
+            addedSites.map { "added \(escaped(Self.text($0)))" }
+            + removedSites.map { "removed \(escaped(Self.text($0)))" }
             + addedEdges.map { "added edge \(escaped(Self.text($0)))" }
             + removedEdges.map { "removed edge \(escaped(Self.text($0)))" }
         list("Structural changes", structure)

@@ -14,7 +14,8 @@ extension RunDiff {
         var lines = ["bind-trace diff: \(base.name) (\(base.events) events) → \(head.name) (\(head.events) events)"]
         for (side, label) in [(base, "BASE"), (head, "HEAD")] {
             for trace in side.incomplete {
-                lines.append("incomplete trace (\(label)): \(trace.path): \(trace.reason); counts and findings may be missing")
+                lines.append(
+                    "incomplete trace (\(label)): \(trace.path): \(trace.reason); counts and findings may be missing")
             }
         }
         func section(_ title: String, _ items: [String]) {

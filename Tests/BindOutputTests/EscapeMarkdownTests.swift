@@ -1,7 +1,6 @@
 import BindOutput
 import Testing
 
-
 @Suite("Escape.markdown: trace text inert in a pull-request comment")
 struct EscapeMarkdownTests {
     @Test("links, images, emphasis, code and table cells do not form")

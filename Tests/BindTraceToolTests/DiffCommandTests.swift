@@ -33,9 +33,11 @@ struct DiffCommandTests {
     @Test("two runs of one program match though every id and address differs: nothing changed")
     func sameProgramDifferentIDs() throws {
         // Given two runs of one program, the second with other ids and Binder addresses
-        let run = try diff(DiffApp(leaks: true), DiffApp(idBase: 1000, leaks: true), [
-            "--fail-on", "new-findings", "--fail-on", "growth",
-        ])
+        let run = try diff(
+            DiffApp(leaks: true), DiffApp(idBase: 1000, leaks: true),
+            [
+                "--fail-on", "new-findings", "--fail-on", "growth",
+            ])
         // Then nothing is new, fixed, grown, added or removed, and the gates pass
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(
@@ -78,7 +80,8 @@ struct DiffCommandTests {
         let updates = try #require((email["metrics"] as? [String: Any])?["updates"] as? [String: Any])
         #expect(updates["ratio"] as? Double == 150)
         // Below the threshold (100 more than 1 is not 1,000 more), noise does not fail the build
-        let quiet = try diff(DiffApp(updates: 1), DiffApp(updates: 150), ["--fail-on", "growth", "--growth-minimum", "1000"])
+        let quiet = try diff(
+            DiffApp(updates: 1), DiffApp(updates: 150), ["--fail-on", "growth", "--growth-minimum", "1000"])
         #expect(quiet.status == 0)
         #expect(quiet.standardOutput.contains("0 sites grown"))
     }
@@ -98,13 +101,15 @@ struct DiffCommandTests {
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(atPath: directory.file("base"), withIntermediateDirectories: true)
         try Data(DiffApp(updates: 1).bytes).write(to: URL(fileURLWithPath: directory.file("base/a-1.trace")))
-        try Data(DiffApp(idBase: 500, updates: 1).bytes).write(to: URL(fileURLWithPath: directory.file("base/a-2.trace")))
+        try Data(DiffApp(idBase: 500, updates: 1).bytes).write(
+            to: URL(fileURLWithPath: directory.file("base/a-2.trace")))
         try Data(DiffApp(idBase: 77, updates: 2).bytes).write(to: URL(fileURLWithPath: directory.file("head.trace")))
 
         let run = try Tool.run(["diff", directory.file("base"), directory.file("head.trace"), "--format", "json"])
 
         #expect(run.status == 0, "\(run.standardError)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let base = try #require(document["base"] as? [String: Any])
         #expect((base["files"] as? [String])?.count == 2)
         // Two processes of one update each are one run of two updates: 'email''s updates did not
@@ -200,5 +205,36 @@ struct DiffCommandTests {
         let check = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema, directory.file("diff.json")])
         #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+    }
+}
+
+@Suite("bind-trace report --base: the Changes since BASE section")
+struct ReportBaseTests {
+    @Test("the report of HEAD with --base has the section, hostile labels escaped, and its picture")
+    func section() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try Data(DiffApp().bytes).write(to: URL(fileURLWithPath: directory.file("base.trace")))
+        try Data(DiffApp(leaks: true, labels: DiffCommandTests.hostile).bytes)
+            .write(to: URL(fileURLWithPath: directory.file("head.trace")))
+
+        let run = try Tool.run([
+            "report", directory.file("head.trace"), "--base", directory.file("base.trace"), "-o",
+            directory.file("report"), "--fail-on", "none",
+        ])
+
+        #expect(run.status == 0, "\(run.standardError)")
+        let page = String(decoding: try directory.contents("report/index.html"), as: UTF8.self)
+        #expect(page.contains("<section id=\"changes\"><h2>Changes since BASE</h2>"))
+        #expect(page.contains("1 new finding, 0 fixed, 0 unchanged"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!page.contains("<script>alert(1)"))
+        #expect(page.contains("alt=\"Site graph of the changes since BASE\""))
+        // Without --base, no section
+        let plain = try Tool.run([
+            "report", directory.file("head.trace"), "-o", directory.file("plain"), "--fail-on", "none",
+        ])
+        #expect(plain.status == 0)
+        #expect(!String(decoding: try directory.contents("plain/index.html"), as: UTF8.self).contains("id=\"changes\""))
     }
 }

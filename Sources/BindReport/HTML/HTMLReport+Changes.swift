@@ -31,7 +31,8 @@ extension HTMLReport {
             for change in diff.grown {
                 for metric in change.grown {
                     page.raw("<tr>")
-                    page.element("td", text: "\(change.site.location.file):\(change.site.location.line) \(change.site.name)")
+                    page.element(
+                        "td", text: "\(change.site.location.file):\(change.site.location.line) \(change.site.name)")
                     page.element("td", text: metric.name)
                     page.element("td", text: String(change.base[metric]))
                     page.element("td", text: String(change.head[metric]))
@@ -43,7 +44,8 @@ extension HTMLReport {
         }
         list(
             "Structural changes",
-            diff.addedSites.map { "added \(RunDiff.text($0))" } + diff.removedSites.map { "removed \(RunDiff.text($0))" }
+            diff.addedSites.map { "added \(RunDiff.text($0))" }
+                + diff.removedSites.map { "removed \(RunDiff.text($0))" }
                 + diff.addedEdges.map { "added edge \(RunDiff.text($0))" }
                 + diff.removedEdges.map { "removed edge \(RunDiff.text($0))" })
         list("Fixed findings", diff.fixedFindings.map(\.finding.compilerStyle))

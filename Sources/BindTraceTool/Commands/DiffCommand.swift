@@ -1,7 +1,7 @@
-@_spi(Harness) import BindGraph
 import ArgumentParser
 import BindAnalysis
 import BindDiff
+@_spi(Harness) import BindGraph
 import BindOutput
 
 /// `bind-trace diff BASE HEAD`: what changed between two runs — findings, the site graph, per-site counts.
@@ -24,13 +24,18 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The run after: a trace, a directory of traces or a pattern.", valueName: "head"))
     var head: String
 
-    @Option(help: "Output format: text, json (one object; docs/schemas/diff.schema.json) or markdown (for a pull request).")
+    @Option(
+        help: "Output format: text, json (one object; docs/schemas/diff.schema.json) or markdown (for a pull request).")
     var format: DiffFormat = .text
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the diff (default: standard output).", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write the diff (default: standard output).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Also draw the site graph of both runs, changes marked, as SVG to this file.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the site graph of both runs, changes marked, as SVG to this file.", valueName: "file"))
     var svg: String?
 
     @Flag(help: "Draw every site in the --svg picture, not only the changed ones and their neighbours.")

@@ -1,6 +1,6 @@
+import BindDiff
 @_spi(Harness) import BindGraph
 @_spi(Harness) import BindReport
-import BindDiff
 
 extension ReportCommand {
     /// Fills the report's "Changes since BASE" section: `bind-trace diff BASE TRACE…` with the default
