@@ -73,7 +73,8 @@ test-e2e: setup
 	$(SWIFT) build --product bind-trace
 	BIND_E2E=1 $(SWIFT) test --filter EndToEndRecipeTests
 
-## The main job: build the traced sample, run it, write the findings, the graph and the report.
+## The main job: build the traced sample, run it, write the findings, the graph and the report; then run the
+## sample's pull-request variant (one bug fixed, an update storm added) and write what changed (bind-trace diff).
 demo: setup
 	$(SWIFT) build $(TRACING_BUILD) --product SignInSample
 	$(SWIFT) build $(TRACING_BUILD) --product bind-trace
@@ -86,6 +87,9 @@ demo: setup
 	.build-tracing/debug/bind-trace report demo/signin.trace --include-released -o demo/report --fail-on none
 	.build-tracing/debug/bind-trace export demo/signin.trace --format perfetto -o demo/signin.pftrace
 	.build-tracing/debug/bind-trace why demo/signin.trace --output status > demo/why.txt
+	SIGNIN_VARIANT=pull-request BIND_TRACE=demo/signin-pr.trace BIND_TRACE_VALUES=1 .build-tracing/debug/SignInSample > demo/sample-output-pr.txt
+	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace --format markdown -o demo/diff.md --svg demo/diff.svg
+	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace > demo/diff.txt
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
@@ -93,6 +97,7 @@ demo: setup
 	@echo "Graph:     demo/graph.svg  (also demo/graph.png)"
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
 	@echo "Timeline:  demo/signin.pftrace  (open in https://ui.perfetto.dev)"
+	@echo "Diff:      demo/diff.md, demo/diff.svg, demo/diff.txt  (the sample against its pull-request variant, SIGNIN_VARIANT=pull-request)"
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup

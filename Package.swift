@@ -55,14 +55,18 @@ let package = Package(
             name: "BindGraph",
             dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]
         ),
-        .target(name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        // What changed between two runs (`bind-trace diff`): the comparison and its text, JSON, Markdown and
+        // picture. The per-site counts ride the analysis's replay (BindAnalysis/Diff).
+        .target(name: "BindDiff", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        .target(
+            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"]),
         // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
         .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
             dependencies: [
-                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput", "BindExport",
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput", "BindExport", "BindDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,12 +29,21 @@ final class SignInScreen {
         // the field again while its first update is still propagating; only
         // `ignoringDuplicates` in the view model stops the loop on the second round.
         let field = emailField
-        viewModel.normalizedEmail.bind { normalized in
-            if field.text.value != normalized { field.text.update(withValue: normalized) }
-        }.add(to: bag)
+        if SampleVariant.current == .pullRequest {
+            // FIXED in the pull-request variant: the normalised email is shown beside the field, never
+            // written back into the Output it came from.
+            viewModel.normalizedEmail.bind(to: emailHint.binding[\.text]).add(to: bag)
+        } else {
+            viewModel.normalizedEmail.bind { normalized in
+                if field.text.value != normalized { field.text.update(withValue: normalized) }
+            }.add(to: bag)
+        }
     }
 
     func dismiss() {
         bag.unsubscribe()
     }
+
+    /// Shows the normalised email under the field (the pull-request variant's fix).
+    let emailHint = Label()
 }

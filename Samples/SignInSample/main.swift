@@ -7,6 +7,7 @@ import Bind
 // of the one email (glitch: `bind-trace why signin.trace --output 'can submit'`), and the inbox's cells
 // are reused without unbinding (duplicate-binding) and build a map on a long-lived Output in each
 // configuration (leaked-output). The fixed inbox shows the same screen done right: nothing reported.
+// `SIGNIN_VARIANT=pull-request` runs a pull request on it (SampleVariant.swift) for `bind-trace diff`.
 
 func log(_ line: String) { print(line) }
 
@@ -67,6 +68,14 @@ BindTrace.scope("inbox screen, fixed") {
         "inbox (fixed): cell \(cell.number) shows \"\(cell.titleLabel.text)\" with \(cell.bag.count) bindings"
             + " after \(inbox.reloadCount.value ?? 0) reloads")
     inbox.close()
+}
+
+BindTrace.scope("inbox search") {
+    let search = InboxSearch(messages: messages, rehighlightsOnEveryKeystroke: SampleVariant.current == .pullRequest)
+    BindTrace.mark("user searches the inbox")
+    search.type("release notes from the team")
+    log("search: \(search.matchCount.value ?? 0) of \(messages.count) messages match")
+    search.close()
 }
 
 log(BindTrace.isEnabled ? "done (trace recorded when BIND_TRACE is set)" : "done (build without tracing)")

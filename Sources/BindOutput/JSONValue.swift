@@ -6,6 +6,8 @@ package indirect enum JSONValue: Sendable {
     case bool(Bool)
     case int(Int64)
     case uint(UInt64)
+    /// A fraction (a ratio); not finite, it is written `null`.
+    case double(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -33,6 +35,7 @@ package indirect enum JSONValue: Sendable {
         case .bool(let value): result += value ? "true" : "false"
         case .int(let value): result += String(value)
         case .uint(let value): result += String(value)
+        case .double(let value): result += value.isFinite ? String(value) : "null"
         case .string(let value): Escape.jsonString(value, into: &result)
         case .array(let values):
             writeContainer("[", "]", count: values.count, into: &result, indent: indent) { index, result, inner in

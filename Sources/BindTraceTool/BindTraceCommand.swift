@@ -40,6 +40,7 @@ struct BindTraceCommand: ParsableCommand {
             ReportCommand.self,
             ExportCommand.self,
             WhyCommand.self,
+            DiffCommand.self,
         ]
     )
 

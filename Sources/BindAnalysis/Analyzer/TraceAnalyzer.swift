@@ -69,14 +69,28 @@ public enum TraceAnalyzer {
         _ reader: TraceReader, into replay: Replay, readAhead: Bool = true,
         progress: (_ batch: EventBatch, _ events: UInt64) -> Void = { _, _ in }
     ) throws(TraceReadError) -> GraphState? {
+        try self.replay(reader, into: replay, watcher: UnwatchedReplay(), readAhead: readAhead, progress: progress)
+    }
+
+    /// Replays as ``replay(_:into:readAhead:progress:)`` does, showing `watcher` each event just
+    /// before and just after the replay applies it (``ReplayWatcher``): a second reader of the
+    /// trace that rides the one pass (`bind-trace diff`'s per-site counts) instead of reading it again.
+    /// Generic, so the unwatched replay compiles to the loop without the calls.
+    package static func replay<Watcher: ReplayWatcher>(
+        _ reader: TraceReader, into replay: Replay, watcher: Watcher, readAhead: Bool = true,
+        progress: (_ batch: EventBatch, _ events: UInt64) -> Void = { _, _ in }
+    ) throws(TraceReadError) -> GraphState? {
         let at = replay.options.stateAt
         var state: GraphState? = at == 0 ? replay.snapshot() : nil
         var events: UInt64 = 0
         // Hot loop: the events of a batch, no per-event call but the replay's.
         func take(_ batch: borrowing EventBatch) throws(TraceReadError) {
             replay.take(batch)
+            watcher.take(batch)
             for index in 0..<batch.count {
+                watcher.willApply(batch, at: index, in: replay)
                 replay.apply(batch, at: index)
+                watcher.didApply(batch, at: index, in: replay)
                 if let at, batch.events[index].sequence == at { state = replay.snapshot() }
             }
             events &+= UInt64(batch.count)
@@ -112,7 +126,7 @@ public enum TraceAnalyzer {
         return result(of: replay, state: state, warnings: [], isComplete: true)
     }
 
-    private static func result(of replay: Replay, state: GraphState?, warnings: [TraceWarning], isComplete: Bool)
+    static func result(of replay: Replay, state: GraphState?, warnings: [TraceWarning], isComplete: Bool)
         -> AnalysisResult
     {
         let findings = replay.finish()

@@ -11,6 +11,7 @@
 /// | JSON string literal | ``jsonString(_:)`` |
 /// | Graphviz plain escString attribute or node name | ``dotLabel(_:)`` |
 /// | Graphviz HTML-like label text | ``dotHTMLLabel(_:)`` |
+/// | Markdown inline text (pull-request comments) | ``markdown(_:)`` |
 /// | a terminal or CI log line | ``terminal(_:spelling:)`` |
 ///
 /// Each works scalar by scalar, never by `Character`: `<` followed by a combining mark is one

@@ -1,4 +1,5 @@
 import BindAnalysis
+import BindDiff
 
 /// Everything a report shows, already computed from a trace.
 ///
@@ -57,6 +58,9 @@ import BindAnalysis
     /// For a report of several traces: all processes' graphs as one, Outputs merged by creation site
     /// and kind (``SiteMergedGraph``), shown before ``processGraphs``.
     public var mergedGraphSVG: String?
+    /// What changed since a base run (`report --base`): the "Changes since BASE" section, and its picture.
+    package var changes: RunDiff?
+    package var changesSVG: String?
     /// What happened at each finding's event and what directly caused it, by event number (until
     /// `why` can tell the whole chain).
     public var findingEvents: [UInt64: EventContext] = [:]

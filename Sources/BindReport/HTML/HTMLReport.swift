@@ -36,6 +36,7 @@ struct HTMLReport {
             "<nav><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a><a href=\"#graph\">Graph</a>"
                 + "<a href=\"#timeline\">Timeline</a><a href=\"#events\">Events</a></nav>\n<main>\n")
         renderSummary(into: &page)
+        renderChanges(into: &page)
         renderFindings(into: &page)
         renderGraph(into: &page)
         renderTimeline(into: &page)

@@ -54,6 +54,12 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var graphOptions: GraphOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Add a \"Changes since BASE\" section: what changed since this run (trace, directory or pattern), as diff.",
+            valueName: "base"))
+    var base: String?
+
     @Option(help: ArgumentHelp("Leave the graph out above this many nodes.", valueName: "count"))
     var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
 
@@ -96,6 +102,7 @@ struct ReportCommand: ParsableCommand {
         }
         content.hasBaseline = baseline != nil || baselineOptions.writeBaseline != nil
         content.baselinedFingerprints = accepted
+        if let base { try addChanges(since: base, to: &content) }
         try write(content)
 
         let incomplete = reports.compactMap { path, report in

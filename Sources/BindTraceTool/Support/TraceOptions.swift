@@ -18,8 +18,9 @@ struct TraceOptions: ParsableArguments {
             valueName: "trace"))
     var traces: [String]
 
-    @Option(help: "Progress on standard error while reading: auto (on a terminal only), always, never.")
-    var progress: ProgressMode = .auto
+    @OptionGroup var progressOptions: ProgressOptions
+
+    var progress: ProgressMode { progressOptions.progress }
 
     /// The trace files, expanded (see ``TraceInputs``).
     func inputs() throws(ToolFailure) -> [TraceInputs.Input] {
@@ -35,6 +36,13 @@ struct TraceOptions: ParsableArguments {
         }
         return input.path
     }
+}
+
+/// How a command shows its progress while reading: part of ``TraceOptions``, and on its own for a
+/// command whose traces are not one list (`diff`'s two sides).
+struct ProgressOptions: ParsableArguments {
+    @Option(help: "Progress on standard error while reading: auto (on a terminal only), always, never.")
+    var progress: ProgressMode = .auto
 }
 
 /// What to judge, for every command that reports findings.

@@ -9,6 +9,8 @@ struct TraceAnalysis {
     /// Why the trace cannot be trusted whole (cut short, no end record, lost or skipped records);
     /// `nil` when it was read whole.
     let incompleteness: String?
+    /// Its per-site counts, when the run was read with `tallying` (`bind-trace diff`).
+    var profile: SiteProfile? = nil
 }
 
 /// A finding seen in one or more traces of a run, merged by kind, site and what it is about.
@@ -31,9 +33,10 @@ struct TraceRun {
     /// Reads and analyses `inputs` one after another (memory: one trace's live state at a time, plus
     /// the findings). A file found in a directory or by a pattern that is not a trace is skipped with
     /// a warning; any other unreadable trace, or traces of different format versions, throw.
-    static func analyze(_ inputs: [TraceInputs.Input], options: AnalysisOptions, progress: ProgressMode)
-        throws(ToolFailure) -> TraceRun
-    {
+    /// - Parameter tallying: also count each trace site by site (``SiteTally``), in the same pass.
+    static func analyze(
+        _ inputs: [TraceInputs.Input], options: AnalysisOptions, progress: ProgressMode, tallying: Bool = false
+    ) throws(ToolFailure) -> TraceRun {
         var run = TraceRun()
         var firstVersion: (path: String, major: UInt16, minor: UInt16)?
         for input in inputs {
@@ -46,7 +49,8 @@ struct TraceRun {
                 run.traces.append(
                     TraceAnalysis(
                         path: input.path, result: TraceAnalyzer.analyze(events: [], options: options),
-                        incompleteness: "cut short before its header (\(length) of 16 bytes)"))
+                        incompleteness: "cut short before its header (\(length) of 16 bytes)",
+                        profile: tallying ? SiteProfile() : nil))
                 continue
             } catch TraceReadError.notATrace where !input.isExplicit {
                 StandardError.write("bind-trace: \(input.path): warning: skipped: not a Bind trace")
@@ -61,7 +65,8 @@ struct TraceRun {
                         + "\(first.major).\(first.minor) of \(first.path); read traces of one format version together")
             }
             if firstVersion == nil { firstVersion = (input.path, version.major, version.minor) }
-            run.traces.append(try analyze(input.path, reader: reader, options: options, progress: progress))
+            run.traces.append(
+                try analyze(input.path, reader: reader, options: options, progress: progress, tallying: tallying))
         }
         if run.traces.isEmpty {
             throw ToolFailure("\(inputs.map(\.path).joined(separator: " ")): no Bind trace among these files")
@@ -81,15 +86,21 @@ struct TraceRun {
                 + "(scope ids are those of dump's scopeBegan events)")
     }
 
-    private static func analyze(_ path: String, reader: TraceReader, options: AnalysisOptions, progress: ProgressMode)
-        throws(ToolFailure) -> TraceAnalysis
-    {
+    private static func analyze(
+        _ path: String, reader: TraceReader, options: AnalysisOptions, progress: ProgressMode, tallying: Bool
+    ) throws(ToolFailure) -> TraceAnalysis {
         let progressLine = ProgressLine(path: path, mode: progress)
         var result: AnalysisResult
+        let tally = tallying ? SiteTally() : nil
         do {
             defer { progressLine.finish() }
-            result = try TraceAnalyzer.analyze(reader: reader, options: options) { batch, events in
+            func progressed(_ batch: EventBatch, _ events: UInt64) {
                 progressLine.update(bytesRead: batch.bytesRead, events: events)
+            }
+            if let tally {
+                result = try TraceAnalyzer.analyze(reader: reader, options: options, tally: tally, progress: progressed)
+            } else {
+                result = try TraceAnalyzer.analyze(reader: reader, options: options, progress: progressed)
             }
         } catch {
             throw ToolFailure(path: path, error)
@@ -97,7 +108,8 @@ struct TraceRun {
         result.warnings = reader.warnings
         result.summary.isComplete = reader.isComplete
         let incompleteness = incompleteness(warnings: reader.warnings, isComplete: reader.isComplete)
-        return TraceAnalysis(path: path, result: result, incompleteness: incompleteness)
+        return TraceAnalysis(
+            path: path, result: result, incompleteness: incompleteness, profile: tally?.profile())
     }
 
     /// Why a trace was not read whole, from what its reader reports: its warnings (a trace cut short,
