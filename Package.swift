@@ -55,7 +55,13 @@ let package = Package(
             name: "BindGraph",
             dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]
         ),
-        .target(name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        // The report page's style sheet and script are real files (HTML/report.css, HTML/report.js), embedded at
+        // build time as `HTMLAssets` by the EmbedPageAssets plugin: the binary needs no resource bundle beside it.
+        .target(
+            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"],
+            plugins: ["EmbedPageAssets"]),
+        .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
+        .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),
         // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
         .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),

@@ -9,8 +9,9 @@ package struct TraceReportOptions: Sendable {
     /// How the graph is drawn (the same builder as `bind-trace graph`).
     package var graph: TraceGraphBuilder
     package var graphLayout: GraphLayout
-    /// Graphs with more nodes than this are not rendered (the report says so): `sfdp` needs about
-    /// 10 s for 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
+    /// At most this many Output nodes are drawn, those with findings first, as `bind-trace graph
+    /// --max-nodes` draws (the summary says how many were left out): `sfdp` needs about 10 s for 4,000
+    /// nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
     package var maximumGraphNodes: Int
     /// At most this many timeline rows: labelled Outputs first, then the busiest unlabelled ones.
     package var maximumTimelineRows: Int
@@ -91,11 +92,18 @@ extension ReportContent {
         let first = try ReplayPass.read(path, options: options, observer: observer)
         var content = ReportContent(
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
+        let draws = options.includesDetails || options.includesGraph
+        let moment =
+            try draws
+            ? DrawnMoment.choose(path, end: first.state, events: first.summary.events, options: options) : nil
         let picture =
-            options.includesDetails || options.includesGraph
-            ? drawGraph(state: first.state, findings: first.findings, events: first.summary.events, options: options)
-            : GraphPicture(note: "not drawn")
+            moment.map { drawGraph(moment: $0, findings: first.findings, options: options) }
+            ?? GraphPicture(note: "not drawn")
+        let drawnState = moment?.state ?? first.state
         content.graphSVG = picture.svg
+        content.subscriberNodes = picture.graph?.subscriberNodes ?? [:]
+        content.graphCaption = moment?.caption
+        content.graphDrawnAt = moment?.sequence
         for finding in first.findings {
             if let path = ReferencePath.describe(finding, in: first.state) {
                 content.keptAliveBy[FindingFingerprint.of(finding)] = path
@@ -103,12 +111,12 @@ extension ReportContent {
         }
         if picture.svg != nil {
             var bindings: [UInt64: [SubscriptionState]] = [:]
-            for subscription in first.state.subscriptions where !subscription.isInternal {
+            for subscription in drawnState.subscriptions where !subscription.isInternal {
                 bindings[subscription.output, default: []].append(subscription)
             }
-            for output in first.state.outputs {
+            for output in drawnState.outputs {
                 content.outputLifetimes[output.id] = OutputLifetime(
-                    created: output.createdAt, released: output.releasedAt)
+                    created: output.createdAt, released: output.releasedAt ?? moment?.releases[output.id])
                 let bound = bindings[output.id] ?? []
                 content.outputDetails[output.id] = OutputDetail(
                     name: output.displayName, site: output.site.description, updates: output.updateCount,
@@ -187,24 +195,50 @@ extension ReportContent {
         var graph: TraceGraph?
     }
 
-    static func drawGraph(state: GraphState, findings: [Finding], events: UInt64, options: TraceReportOptions)
-        -> GraphPicture
-    {
+    /// The moment the graph shows: the end, or (when no Output is alive there and released ones are
+    /// not drawn) the busiest moment (``BusiestMoment``), with its state read again.
+    struct DrawnMoment {
+        var state: GraphState
+        /// `nil`: the end.
+        var sequence: UInt64?
+        /// When each Output drawn was released after the moment (the slider's lifetimes).
+        var releases: [UInt64: UInt64] = [:]
+        /// What the graph shows, for its caption and title.
+        var caption: String
+
+        static func choose(_ path: String, end state: GraphState, events: UInt64, options: TraceReportOptions)
+            throws(TraceReadError) -> DrawnMoment
+        {
+            let end = "Outputs at the end (event #\(events))"
+            guard !options.includesReleasedOutputs, state.outputs.isEmpty,
+                let busiest = try BusiestMoment.find(inTrace: path)
+            else { return DrawnMoment(state: state, caption: end) }
+            let drawn = try BusiestMoment.state(at: busiest.sequence, inTrace: path, options: options.analysis)
+            return DrawnMoment(
+                state: drawn.state, sequence: busiest.sequence, releases: drawn.releases,
+                caption: "Outputs \(busiest.description); none is alive at the end (event #\(events))")
+        }
+    }
+
+    /// Draws the graph of `moment` with at most ``TraceReportOptions/maximumGraphNodes`` Output nodes,
+    /// those with findings first (as `bind-trace graph --max-nodes` does).
+    static func drawGraph(moment: DrawnMoment, findings: [Finding], options: TraceReportOptions) -> GraphPicture {
         var builder = options.graph
-        if builder.title == nil { builder.title = "Outputs at the end (event #\(events))" }
-        let graph = builder.build(state, findings: findings)
-        let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
+        builder.maximumNodes = options.maximumGraphNodes
+        // The interactive page names the moment above the picture (the slider changes it); a still
+        // picture of one process among several carries it in its title.
+        if builder.title == nil && !options.includesDetails { builder.title = moment.caption }
+        let graph = builder.build(moment.state, findings: findings)
         var picture = GraphPicture(graph: graph)
-        if nodes > options.maximumGraphNodes {
-            picture.note =
-                "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
-        } else if graph.outputCount == 0 {
-            picture.note = "empty: no Output alive at the end"
+        if graph.outputCount == 0 {
+            picture.note = "empty: no Output was ever alive"
         } else {
             do {
                 let rendered = try GraphvizRenderer().render(graph.document, format: .svg, layout: options.graphLayout)
                 picture.svg = rendered.text
-                picture.description = "\(graph.description), layout \(rendered.layout)"
+                picture.description =
+                    "\(graph.description), layout \(rendered.layout)"
+                    + (graph.omissionNote(maximumNodes: options.maximumGraphNodes).map { "; \($0)" } ?? "")
             } catch {
                 picture.note = "not drawn: \(error)"
             }
@@ -303,10 +337,14 @@ extension ReportContent {
         if let graphNote {
             figures.append(.init(label: "graph \(graphNote)", value: "no graph"))
         } else if let graph {
+            let drawn = graph.outputCount - graph.omittedOutputs
             figures.append(
                 .init(
-                    label: "graph nodes for \(ReportNumber.grouped(graph.outputCount)) Outputs"
-                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : ""),
+                    label: "graph nodes for \(ReportNumber.grouped(drawn)) Outputs"
+                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : "")
+                        + (graph.omittedOutputs > 0
+                            ? " (\(ReportNumber.grouped(graph.omittedOutputs)) left out, those with findings first "
+                                + "kept: --max-nodes)" : ""),
                     value: ReportNumber.grouped(graph.document.nodes.count - TraceGraphBuilder.legendNodeCount)))
         }
         return figures

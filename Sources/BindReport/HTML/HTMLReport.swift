@@ -113,6 +113,9 @@ struct HTMLReport {
                 [
                     "class": "finding \(severity)", "data-kind": finding.kind.rawValue, "id": "finding-\(index + 1)",
                     "tabindex": "0", "data-outputs": finding.outputs.map(String.init).joined(separator: " "),
+                    // A finding about subscriptions outlines their subscriber nodes (the closure, the target).
+                    "data-subscriptions": finding.subscriptions.isEmpty
+                        ? nil : finding.subscriptions.map(String.init).joined(separator: " "),
                     // Selecting it also scrolls the event table to this event (or the nearest row before it).
                     "data-event": finding.event == 0 ? nil : String(finding.event),
                 ])
@@ -196,6 +199,10 @@ struct HTMLReport {
             "p", ["class": "note"],
             text: "Scroll to zoom, drag to pan. Select a finding to outline its Outputs here; click an Output "
                 + "to list its findings. The graph is embedded as an image, so nothing in it can run.")
+        // What the picture shows; the slider rewrites it for the moment it shows.
+        page.element(
+            "p", ["id": "graph-caption", "class": "graph-caption"],
+            text: content.graphCaption ?? "Outputs at the end (event #\(content.lastEvent))")
         page.raw(
             "<div class=\"graph-tools\"><button id=\"graph-zoom-in\" type=\"button\">Zoom in</button>"
                 + "<button id=\"graph-zoom-out\" type=\"button\">Zoom out</button>"
@@ -222,7 +229,17 @@ struct HTMLReport {
             let life = UInt64(box.node.dropFirst()).flatMap { content.outputLifetimes[$0] }.map {
                 "\($0.created) " + ($0.released.map(String.init) ?? "")
             }
-            page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place, "data-life": life])
+            if GraphNodeBoxes.isSubscriberNode(box.node) {
+                let subscriptions = content.subscriberNodes[box.node]?.map(String.init).joined(separator: " ")
+                page.open(
+                    "div",
+                    [
+                        "class": "node-box subscriber-box", "data-node": box.node, "data-box": place,
+                        "data-subscriptions": subscriptions ?? "",
+                    ])
+            } else {
+                page.open("div", ["class": "node-box", "data-node": box.node, "data-box": place, "data-life": life])
+            }
             page.raw("</div>")
         }
         page.raw("</div></div>")
@@ -233,10 +250,18 @@ struct HTMLReport {
         if !content.outputLifetimes.isEmpty && content.lastEvent > 0 {
             // The slider redraws which Outputs were alive after an event; #at-N in the address sets it.
             let last = String(content.lastEvent)
+            // It starts at the moment drawn: the end, or the busiest moment when nothing is alive at the end.
+            let drawn = content.graphDrawnAt.map { min($0, content.lastEvent) } ?? content.lastEvent
             page.raw("<div class=\"graph-time\"><label for=\"graph-time\">Alive after event</label>")
             page.open(
-                "input", ["id": "graph-time", "type": "range", "min": "0", "max": last, "value": last, "step": "1"])
-            page.element("output", ["id": "graph-time-label", "for": "graph-time"], text: "#\(last) (the end)")
+                "input",
+                [
+                    "id": "graph-time", "type": "range", "min": "0", "max": last, "value": String(drawn), "step": "1",
+                    "data-drawn": String(drawn),
+                ])
+            page.element(
+                "output", ["id": "graph-time-label", "for": "graph-time"],
+                text: "#\(drawn)" + (drawn == content.lastEvent ? " (the end)" : ""))
             page.raw("</div>")
         }
         page.raw("</section>\n")
@@ -245,6 +270,7 @@ struct HTMLReport {
     /// Each Output node's details, hidden: its name and site, its updates and last value, its bindings.
     /// The search of findings matches their text too, to outline nodes by label or `File.swift:42`.
     private func renderNodeDetails(boxes: [GraphNodeBoxes.Box], into page: inout HTMLBuilder) {
+        let moment = content.graphDrawnAt.map { "after event #\($0)" } ?? "at the end"
         page.raw("<div id=\"node-details\" hidden>")
         for box in boxes {
             guard let id = UInt64(box.node.dropFirst()), let detail = content.outputDetails[id] else { continue }
@@ -271,8 +297,8 @@ struct HTMLReport {
             page.element(
                 "p", ["class": "node-bindings-head"],
                 text: detail.bindingCount == 0
-                    ? "No binding to it at the end."
-                    : "Bound at the end by \(detail.bindingCount) subscription\(detail.bindingCount == 1 ? "" : "s")"
+                    ? "No binding to it \(moment)."
+                    : "Bound \(moment) by \(detail.bindingCount) subscription\(detail.bindingCount == 1 ? "" : "s")"
                         + (more > 0 ? " (the first \(detail.bindings.count) listed):" : ":"))
             if !detail.bindings.isEmpty {
                 page.raw("<ul class=\"node-bindings\">")
