@@ -1,6 +1,6 @@
 # The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing.
 SWIFT ?= swift
-APT_PACKAGES := libgraphviz-dev graphviz pkg-config clang-format
+APT_PACKAGES := libgraphviz-dev graphviz pkg-config clang-format nodejs
 # Only for the tests of `bind-trace export`: they decode its Perfetto files with protoc.
 TEST_PACKAGES := protobuf-compiler
 # Only for the browser test of the HTML report (skipped with a message when missing).
@@ -20,21 +20,29 @@ setup:
 	  echo "make setup: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# The report's browser tests drive the system Chromium with Playwright (its own browser download is not used).
+	@python3 -c 'import playwright' 2>/dev/null || { echo "make setup: installing playwright (Python)"; \
+	  python3 -m pip install -q playwright; }
 
 build: setup
 	$(SWIFT) build
 
-## swift format's lint of our Swift code with the checked-in .swift-format (strict: any finding fails), and
-## clang-format's of our C targets with the checked-in .clang-format (any change it would make fails).
+## swift format's lint of our Swift code with the checked-in .swift-format (strict: any finding fails),
+## clang-format's of our C targets with the checked-in .clang-format (any change it would make fails), and the
+## report page's style sheet and script: `node --check` parses the script, Scripts/lint-page.mjs checks both
+## files' layout (and the script's parse, the style sheet's braces) with nothing but Node itself.
 FORMATTED := Sources Tests Samples Benchmarks Fuzz Package.swift
 C_FORMATTED = $(shell git ls-files 'Sources/C*' 'Benchmarks/Sources/C*' 'Fuzz/Sources/C*' | grep -E '\.(c|h)$$')
+PAGE_FILES = $(shell git ls-files 'Sources/BindReport/*.css' 'Sources/BindReport/*.js')
 lint: setup
-	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+	$(SWIFT) format lint --strict --recursive $(FORMATTED) Plugins
 	clang-format --dry-run --Werror $(C_FORMATTED)
+	for script in $(filter %.js,$(PAGE_FILES)); do node --check $$script || exit 1; done
+	node Scripts/lint-page.mjs $(PAGE_FILES)
 
 ## Rewrites our Swift and C code in the checked-in styles (what `make lint` checks).
 format: setup
-	$(SWIFT) format --in-place --recursive $(FORMATTED)
+	$(SWIFT) format --in-place --recursive $(FORMATTED) Plugins
 	clang-format -i $(C_FORMATTED)
 
 ## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI

@@ -58,8 +58,13 @@ let package = Package(
         // What changed between two runs (`bind-trace diff`): the comparison and its text, JSON, Markdown and
         // picture. The per-site counts ride the analysis's replay (BindAnalysis/Diff).
         .target(name: "BindDiff", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        // The report page's style sheet and script are real files (HTML/report.css, HTML/report.js), embedded at
+        // build time as `HTMLAssets` by the EmbedPageAssets plugin: the binary needs no resource bundle beside it.
         .target(
-            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"]),
+            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
+            plugins: ["EmbedPageAssets"]),
+        .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
+        .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),
         // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
         .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),

@@ -26,6 +26,31 @@ public enum Narrator {
         }
     }
 
+    /// A path of named steps as one line, `a → b → c`, with each run of identical steps folded into one
+    /// with its count: `'root' (Int) → map → Int ×7 at Others.swift:51 → 'sum' (Int)`. The one place a
+    /// path becomes text (glitch paths, cycles, what keeps a leak alive), so `check`, the report and
+    /// the JSON output's messages read alike; arrays of ids stay whole.
+    ///
+    /// - Complexity: O(*n*) in the steps.
+    package static func path<Steps: Sequence<String>>(_ steps: Steps) -> String {
+        var runs: [(step: String, count: Int)] = []
+        for step in steps {
+            if let last = runs.last, last.step == step {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((step, 1))
+            }
+        }
+        return runs.map { run in
+            guard run.count > 1 else { return run.step }
+            // The count reads best next to what repeats, before its site: `map → Int ×7 at Others.swift:51`.
+            if let at = run.step.ranges(of: " at ").last {
+                return "\(run.step[..<at.lowerBound]) ×\(run.count)\(run.step[at.lowerBound...])"
+            }
+            return "\(run.step) ×\(run.count)"
+        }.joined(separator: " → ")
+    }
+
     /// The longest label or type name a message quotes whole, in characters.
     package static let quotedLimit = 200
 

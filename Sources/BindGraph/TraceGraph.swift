@@ -21,6 +21,9 @@ package struct TraceGraph: Sendable {
     package var omittedOutputs: Int = 0
     /// Output nodes left out for the same reason (fewer than ``omittedOutputs`` when collapsed).
     package var omittedNodes: Int = 0
+    /// Each subscriber node's subscriptions, by node id (`o12-s…`): what the report outlines for a
+    /// finding about a subscription.
+    package var subscriberNodes: [String: [UInt64]] = [:]
 
     /// What was left out, for the user (`12,000 Outputs in 11,800 nodes left out: more than 4,000
     /// nodes`); `nil` when everything is drawn.

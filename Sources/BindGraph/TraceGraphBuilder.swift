@@ -99,7 +99,7 @@ package struct TraceGraphBuilder: Sendable {
         var document = GraphDocument(title: title, direction: .leftToRight)
         addOutputNodes(parts, to: &document)
         addOperatorEdges(parts, to: &document)
-        if drawsSubscribers { addSubscribers(parts, to: &document) }
+        let subscriberNodes = drawsSubscribers ? addSubscribers(parts, to: &document) : [:]
         addUnboundLoopSteps(parts, to: &document)
         let legend = TraceGraphStyle.legend()
         document.nodes += legend.nodes
@@ -110,7 +110,7 @@ package struct TraceGraphBuilder: Sendable {
             outputNodeCount: groups.groups.count,
             collapsedNodeCount: groups.groups.filter { $0.members.count > 1 }.count,
             drawsSubscribers: drawsSubscribers, omittedOutputs: omittedOutputs,
-            omittedNodes: groupCount - groups.nodeCount)
+            omittedNodes: groupCount - groups.nodeCount, subscriberNodes: subscriberNodes)
     }
 
     /// What the steps of ``build(_:findings:)`` share.
@@ -197,14 +197,16 @@ package struct TraceGraphBuilder: Sendable {
     }
 
     /// A small node per subscriber group hanging off its Output, and the feedback edges of closures on a loop.
-    func addSubscribers(_ parts: Parts, to document: inout GraphDocument) {
-        var added: Set<String> = []
+    /// Returns each subscriber node's subscriptions, by node id.
+    func addSubscribers(_ parts: Parts, to document: inout GraphDocument) -> [String: [UInt64]] {
+        var added: [String: [UInt64]] = [:]
         for group in parts.groups.groups {
             let owner = parts.groups.nodeID[group.members[0]]!
             let merged = SubscriberGroup.merged(group.members.flatMap { parts.subscribers[$0] ?? [] })
             for subscriber in merged {
                 let id = "\(owner)-s\(subscriber.key.hashValueString)"
-                guard added.insert(id).inserted else { continue }
+                guard added[id] == nil else { continue }
+                added[id] = subscriber.subscriptions.sorted()
                 let isOnCycle = subscriber.subscriptions.contains { parts.cycles.closures[$0] != nil }
                 document.nodes.append(
                     subscriberNode(
@@ -229,6 +231,7 @@ package struct TraceGraphBuilder: Sendable {
                 }
             }
         }
+        return added
     }
 
     /// Loop steps whose closure is no longer bound (or not drawn): Output to Output.

@@ -17,6 +17,17 @@ struct NarratorTests {
         #expect(Narrator.name(kind: .map, valueType: "String", site: site, label: "title") == "'title' (String)")
     }
 
+    @Test("a path folds each run of identical steps into one with its count, before its site")
+    func foldedPath() {
+        let hop = Narrator.name(
+            kind: .map, valueType: "Int", site: SourceSite(file: "App/Others.swift", line: 51), label: nil)
+        let path = ["'root' (Int)"] + Array(repeating: hop, count: 7) + ["'sum' (Int)", "'sum' (Int)", "closure"]
+
+        #expect(Narrator.path(path) == "'root' (Int) → map → Int ×7 at Others.swift:51 → 'sum' (Int) ×2 → closure")
+        #expect(Narrator.path(["a", "b", "a"]) == "a → b → a")
+        #expect(Narrator.path([String]()) == "")
+    }
+
     @Test("a subscription says what was bound and where; a Binder target loses its module")
     func subscriptionNames() {
         let target = BinderTarget(type: "App.Label", identity: 7)

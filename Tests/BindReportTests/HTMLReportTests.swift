@@ -41,6 +41,23 @@ struct HTMLReportTests {
         #expect(html.range(of: "Content-Security-Policy")!.lowerBound < html.range(of: "<style>")!.lowerBound)
     }
 
+    @Test("the page's style sheet and script are HTML/report.css and HTML/report.js, and the policy hashes those files")
+    func assetsAreTheFiles() throws {
+        // Read from the source tree, independently of the plugin that embedded them.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/BindReport/HTML")
+        let style = try String(contentsOf: folder.appendingPathComponent("report.css"), encoding: .utf8)
+        let script = try String(contentsOf: folder.appendingPathComponent("report.js"), encoding: .utf8)
+
+        #expect(HTMLAssets.style == style)
+        #expect(HTMLAssets.script == script)
+        #expect(html.contains("<style>\(style)</style>"))
+        #expect(html.contains("<script>\(script)</script>"))
+        let policy = try #require(html.firstMatch(of: #/http-equiv="Content-Security-Policy" content="([^"]*)"/#)?.1)
+        #expect(policy.contains("script-src \(SHA256.cspSource(for: script));"))
+        #expect(policy.contains("style-src \(SHA256.cspSource(for: style));"))
+    }
+
     @Test("the page loads nothing from the network")
     func selfContained() {
         #expect(!html.contains("src=\"http"))

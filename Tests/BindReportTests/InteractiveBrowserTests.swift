@@ -6,13 +6,15 @@ import Testing
 
 @_spi(Harness) @testable import BindReport
 
-/// The report used as a debugger, in headless Chromium driven over the DevTools protocol: real mouse
+/// The report used as a debugger, in the system's headless Chromium driven by Playwright: real mouse
 /// clicks, key presses and typing (trusted events), then the page's state read back. One browser at a
 /// time: the machine running `make test` is busy with every other suite as well.
 @Suite(
     "index.html as a debugger, clicked and typed into", .serialized,
     .enabled(if: Browser.path != nil, "chromium is not installed: apt-get install -y chromium"),
-    .enabled(if: BrowserSession.python != nil, "python3 is not installed (it drives Chromium's DevTools protocol)"))
+    .enabled(
+        if: BrowserSession.canStart,
+        "Playwright cannot start Chromium: make setup installs it; Scripts/browser-session.py --probe says why"))
 struct InteractiveBrowserTests {
     @Test("clicking a finding outlines its Output in the graph and scrolls the event table to its event")
     func clickFinding() throws {
@@ -224,11 +226,17 @@ struct InteractiveBrowserTests {
     }
 }
 
-/// One headless Chromium session driven by `Scripts/browser-session.py` (standard-library Python:
-/// the DevTools protocol over a hand-made WebSocket).
+/// One headless Chromium session driven by `Scripts/browser-session.py` (Python's Playwright, pointed at
+/// the system's Chromium).
 enum BrowserSession {
-    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// `python3` as found on `PATH`: the one `make setup` installed Playwright for.
+    static let env = URL(fileURLWithPath: "/usr/bin/env")
+
+    /// Whether Playwright starts the browser here (asked once: the driver's `--probe`).
+    static let canStart: Bool = {
+        guard let browser = Browser.path else { return false }
+        return (try? ChildProcess.run(env, ["python3", driver, "--probe", browser]))?.status == 0
+    }()
 
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scripts/browser-session.py").path
@@ -275,7 +283,7 @@ enum BrowserSession {
     static func run(_ url: String, _ steps: [Step]) throws -> Run {
         let stepsJSON = try JSONEncoder().encode(steps.map(\.json))
         let run = try ChildProcess.run(
-            URL(fileURLWithPath: python!), [driver, Browser.path!, url, String(decoding: stepsJSON, as: UTF8.self)])
+            env, ["python3", driver, Browser.path!, url, String(decoding: stepsJSON, as: UTF8.self)])
         guard run.status == 0 else {
             throw Failure(description: "browser-session exited \(run.status): \(run.standardError)")
         }

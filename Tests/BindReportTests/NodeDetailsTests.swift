@@ -84,7 +84,9 @@ struct NodeDetailsTests {
         let html = ReportWriter.html(content)
 
         #expect(html.contains("<tr data-kind=\"updated\" id=\"event-4\">"))
-        #expect(html.contains("id=\"finding-3\" tabindex=\"0\" data-outputs=\"3\" data-event=\"12\""))
+        #expect(
+            html.contains(
+                "id=\"finding-3\" tabindex=\"0\" data-outputs=\"3\" data-subscriptions=\"9\" data-event=\"12\""))
         // A finding with no event (0) names none.
         #expect(html.contains("id=\"finding-1\" tabindex=\"0\" data-outputs=\"\">"))
     }

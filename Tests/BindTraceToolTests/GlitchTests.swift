@@ -39,6 +39,21 @@ struct GlitchTests {
             })
     }
 
+    @Test("a glitch's path through a chain of 100 maps made at one line is told folded, in text and JSON alike")
+    func foldedChain() throws {
+        let file = try TemporaryTrace(ChainGlitchTrace(length: 100).bytes)
+        defer { file.cleanUp() }
+
+        let text = try Tool.run("check", file.path)
+        let json = try Tool.run("check", file.path, "--format", "json")
+
+        let folded =
+            "'email' (String) → map → Int ×100 at Others.swift:51 → 'valid' (Bool) → 'can submit' ((Bool, Bool))"
+        #expect(text.standardOutput.contains("note: path 1: \(folded)"), "\(text.standardOutput)")
+        #expect(!text.standardOutput.contains("Others.swift:51 → map"))
+        #expect(json.standardOutput.contains("path 1: \(folded)"))
+    }
+
     @Test("the same graph driven so the paths never meet in one propagation has no glitch")
     func cleanTwin() throws {
         let run = try check(DiamondTrace(meet: false))

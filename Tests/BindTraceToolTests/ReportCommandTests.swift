@@ -87,21 +87,6 @@ struct ReportCommandTests {
         #expect(!html.contains("\" onload=\"x"))
     }
 
-    @Test("a graph too big for the report is left out, and the report says so instead of failing")
-    func graphTooBig() throws {
-        // 5,000 distinct Outputs: more than the report draws (4,000 nodes)
-        let trace = try TemporaryTrace(GraphTraces.big(count: 5_000))
-        let out = try TemporaryDirectory()
-        defer { trace.cleanUp(); out.cleanUp() }
-
-        let run = try Tool.run("report", trace.path, "-o", out.path)
-
-        #expect(run.status == 0, "\(run.standardError)")
-        let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
-        #expect(html.contains("not drawn: 5,000 nodes, more than 4,000"))
-        #expect(!html.contains("data:image/svg+xml;base64,"))
-    }
-
     @Test("an unreadable trace is exit 2 with one line naming it")
     func badTrace() throws {
         let out = try TemporaryDirectory()

@@ -96,7 +96,7 @@ struct FeedbackCycleFinder {
             let hops = loop.hops
             // hops[0]'s subscription updates hops[1]'s Output (or, for a loop of one, hops[0]'s own).
             let names = (hops.dropFirst() + hops.prefix(1)).map(\.outputName)
-            let path = (names + [names[0]]).joined(separator: " → ")
+            let path = Narrator.path(names + [names[0]])
             let subscriptions = hops.count == 1 ? "1 subscription" : "\(hops.count) subscriptions"
             var related: [Finding.Related] = []
             for index in hops.indices {

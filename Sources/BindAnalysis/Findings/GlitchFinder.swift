@@ -156,7 +156,7 @@ struct GlitchFinder {
                 + "\(shown)\(final) (\(times) of the root glitched this way)"
             var related = glitch.pathNames.enumerated().map { index, names in
                 Finding.Related(
-                    site: glitch.combineSite, note: "path \(index + 1): " + names.joined(separator: " → "))
+                    site: glitch.combineSite, note: "path \(index + 1): " + Narrator.path(names))
             }
             related.insert(Finding.Related(site: glitch.rootSite, note: "\(glitch.rootName) is created here"), at: 0)
             if let call = glitch.rootCall {

@@ -21,7 +21,7 @@ package enum ReferencePath {
     /// for another kind of finding or one whose Outputs and subscriptions are gone at the end.
     package static func describe(_ finding: Finding, in state: GraphState) -> String? {
         let hops = walk(finding, in: state).hops
-        return hops.isEmpty ? nil : hops.joined(separator: " → ")
+        return hops.isEmpty ? nil : Narrator.path(hops)
     }
 
     /// The references ``describe(_:in:)`` names, by trace id: empty when it says nil. For a

@@ -47,7 +47,7 @@ struct StructuralCycleFinder {
         guard seen.insert(sites.sorted()).inserted else { return }
         let derivedNode = replay.output(id: edge.derived)
         let names = nodes.map(\.narrated)
-        let circle = (names + names.prefix(1)).joined(separator: " → ")
+        let circle = Narrator.path(names + names.prefix(1))
         findings.append(
             Finding(
                 kind: .structuralCycle, message: "derived Outputs depend on each other in a circle: \(circle)",

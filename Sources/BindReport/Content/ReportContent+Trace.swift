@@ -9,8 +9,9 @@ package struct TraceReportOptions: Sendable {
     /// How the graph is drawn (the same builder as `bind-trace graph`).
     package var graph: TraceGraphBuilder
     package var graphLayout: GraphLayout
-    /// Graphs with more nodes than this are not rendered (the report says so): `sfdp` needs about
-    /// 10 s for 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
+    /// At most this many Output nodes are drawn, those with findings first, as `bind-trace graph
+    /// --max-nodes` draws (the summary says how many were left out): `sfdp` needs about 10 s for 4,000
+    /// nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
     package var maximumGraphNodes: Int
     /// At most this many timeline rows: labelled Outputs first, then the busiest unlabelled ones.
     package var maximumTimelineRows: Int
@@ -91,11 +92,18 @@ extension ReportContent {
         let first = try ReplayPass.read(path, options: options, observer: observer)
         var content = ReportContent(
             title: options.title ?? "Bind trace: \(fileName(path))", traceFile: path, findings: first.findings)
+        let draws = options.includesDetails || options.includesGraph
+        let moment =
+            try draws
+            ? DrawnMoment.choose(path, end: first.state, events: first.summary.events, options: options) : nil
         let picture =
-            options.includesDetails || options.includesGraph
-            ? drawGraph(state: first.state, findings: first.findings, events: first.summary.events, options: options)
-            : GraphPicture(note: "not drawn")
+            moment.map { drawGraph(moment: $0, findings: first.findings, options: options) }
+            ?? GraphPicture(note: "not drawn")
+        let drawnState = moment?.state ?? first.state
         content.graphSVG = picture.svg
+        content.subscriberNodes = picture.graph?.subscriberNodes ?? [:]
+        content.graphCaption = moment?.caption
+        content.graphDrawnAt = moment?.sequence
         for finding in first.findings {
             if let path = ReferencePath.describe(finding, in: first.state) {
                 content.keptAliveBy[FindingFingerprint.of(finding)] = path
@@ -103,12 +111,12 @@ extension ReportContent {
         }
         if picture.svg != nil {
             var bindings: [UInt64: [SubscriptionState]] = [:]
-            for subscription in first.state.subscriptions where !subscription.isInternal {
+            for subscription in drawnState.subscriptions where !subscription.isInternal {
                 bindings[subscription.output, default: []].append(subscription)
             }
-            for output in first.state.outputs {
+            for output in drawnState.outputs {
                 content.outputLifetimes[output.id] = OutputLifetime(
-                    created: output.createdAt, released: output.releasedAt)
+                    created: output.createdAt, released: output.releasedAt ?? moment?.releases[output.id])
                 let bound = bindings[output.id] ?? []
                 content.outputDetails[output.id] = OutputDetail(
                     name: output.displayName, site: output.site.description, updates: output.updateCount,
@@ -177,39 +185,6 @@ extension ReportContent {
                 traceErrors: replay.errors, traceErrorCount: replay.errorCount,
                 sawFocusScope: analysis.focusScope == nil || replay.sawFocusScope)
         }
-    }
-
-    /// The graph, drawn by the same builder as `bind-trace graph`, or why it is not drawn.
-    struct GraphPicture {
-        var svg: String?
-        var note: String?
-        var description: String?
-        var graph: TraceGraph?
-    }
-
-    static func drawGraph(state: GraphState, findings: [Finding], events: UInt64, options: TraceReportOptions)
-        -> GraphPicture
-    {
-        var builder = options.graph
-        if builder.title == nil { builder.title = "Outputs at the end (event #\(events))" }
-        let graph = builder.build(state, findings: findings)
-        let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
-        var picture = GraphPicture(graph: graph)
-        if nodes > options.maximumGraphNodes {
-            picture.note =
-                "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
-        } else if graph.outputCount == 0 {
-            picture.note = "empty: no Output alive at the end"
-        } else {
-            do {
-                let rendered = try GraphvizRenderer().render(graph.document, format: .svg, layout: options.graphLayout)
-                picture.svg = rendered.text
-                picture.description = "\(graph.description), layout \(rendered.layout)"
-            } catch {
-                picture.note = "not drawn: \(error)"
-            }
-        }
-        return picture
     }
 
     /// Pass 2: the chosen Outputs' updates, the sampled event table, the findings' events with their
@@ -303,10 +278,14 @@ extension ReportContent {
         if let graphNote {
             figures.append(.init(label: "graph \(graphNote)", value: "no graph"))
         } else if let graph {
+            let drawn = graph.outputCount - graph.omittedOutputs
             figures.append(
                 .init(
-                    label: "graph nodes for \(ReportNumber.grouped(graph.outputCount)) Outputs"
-                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : ""),
+                    label: "graph nodes for \(ReportNumber.grouped(drawn)) Outputs"
+                        + (graph.collapsedNodeCount > 0 ? ", repeats drawn once ×N" : "")
+                        + (graph.omittedOutputs > 0
+                            ? " (\(ReportNumber.grouped(graph.omittedOutputs)) left out, those with findings first "
+                                + "kept: --max-nodes)" : ""),
                     value: ReportNumber.grouped(graph.document.nodes.count - TraceGraphBuilder.legendNodeCount)))
         }
         return figures

@@ -50,6 +50,14 @@ import BindDiff
     public var outputLifetimes: [UInt64: OutputLifetime] = [:]
     /// The last event of the trace: the slider's end.
     public var lastEvent: UInt64 = 0
+    /// The event right after which the graph was drawn, when not the end (the busiest moment of a trace
+    /// with no Output alive at its end): the slider starts there.
+    public var graphDrawnAt: UInt64?
+    /// What the graph shows, above it (`Outputs at the end (event #535)`); the slider rewrites it.
+    public var graphCaption: String?
+    /// Each subscriber node's subscriptions, by node id (`o12-s1x2y`): a finding about a subscription
+    /// outlines its subscriber's node.
+    public var subscriberNodes: [String: [UInt64]] = [:]
     /// What the page lists when an Output's node is clicked (its name, updates and bindings), by Output id.
     public var outputDetails: [UInt64: OutputDetail] = [:]
     /// For a report of several traces: each process's graph (its trace's name and SVG), drawn as

@@ -105,7 +105,8 @@ package struct SiteMergedGraph {
     package func svg(options: TraceReportOptions) -> String? {
         var options = options
         options.graph.title = "\(processes) processes merged by creation site"
-        return ReportContent.drawGraph(state: state, findings: findings, events: 0, options: options).svg
+        let moment = ReportContent.DrawnMoment(state: state, caption: "")
+        return ReportContent.drawGraph(moment: moment, findings: findings, options: options).svg
     }
 
     /// The findings of all processes, once each, about the merged ids.

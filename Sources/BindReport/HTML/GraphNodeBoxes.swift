@@ -3,12 +3,12 @@
 ///
 /// Read from the SVG Graphviz wrote: the `viewBox`, the graph group's `scale(…)`/`translate(…)`, and
 /// for each node group whose `<title>` is an Output node's id (`o12`, or `g12` for a collapsed
-/// group whose first member is Output 12) the bounding box of its first shape (`<path d>`,
+/// group whose first member is Output 12) or a subscriber node's (`o12-s1x2y`) the bounding box of its first shape (`<path d>`,
 /// `<polygon points>` or `<ellipse>`). Anything else in the document is ignored; a document it
 /// cannot read gives no boxes, and the page simply highlights nothing.
 struct GraphNodeBoxes {
     struct Box: Equatable {
-        /// The node's id in the graph: `o12`, `g12`.
+        /// The node's id in the graph: `o12`, `g12`, or a subscriber's `o12-s1x2y`.
         let node: String
         /// In `viewBox` units, from the top left.
         let x: Double
@@ -47,7 +47,7 @@ struct GraphNodeBoxes {
                 let titleEnd = Self.find(Array("</title>".utf8), in: text, from: titleStart)
             else { break }
             let name = String(decoding: text[(titleStart + 7)..<titleEnd], as: UTF8.self)
-            guard Self.isOutputNode(name) else { continue }
+            guard Self.isOutputNode(name) || Self.isSubscriberNode(name) else { continue }
             let next = Self.find(Array("class=\"node\"".utf8), in: text, from: titleEnd) ?? text.count
             guard let points = Self.shapePoints(in: Array(text[titleEnd..<next])), !points.isEmpty else { continue }
             let xs = points.map { ($0.x + translate.x) * scale.x }
@@ -63,6 +63,14 @@ struct GraphNodeBoxes {
             return false
         }
         return name.dropFirst().allSatisfy(\.isASCII) && name.dropFirst().allSatisfy(\.isNumber)
+    }
+
+    /// `o12-s1x2y`: a subscriber node hanging off Output node `o12` (``TraceGraphBuilder``'s ids).
+    static func isSubscriberNode(_ name: String) -> Bool {
+        guard let dash = name.firstIndex(of: "-"), isOutputNode(String(name[..<dash])) else { return false }
+        let rest = name[name.index(after: dash)...]
+        return rest.count > 1 && rest.count < 20 && rest.first == "s"
+            && rest.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0.isLowercase) }
     }
 
     /// The corners (an ellipse's) or points (a polygon's, a path's) of the first shape in `text`.

@@ -15,7 +15,8 @@ struct GraphCommand: ParsableCommand {
             subscribers. Leaks and cycles found by `check` are red, dangling binders grey, released \
             Outputs (--include-released) faded. Repeated identical structures are drawn once with ×N. \
             At most --max-nodes Output nodes are drawn (findings first); standard error says what was \
-            left out. Findings do not change the exit status: 0 when the graph was written, 2 when it \
+            left out. Without --at the graph shows the end of the trace; when no Output is alive there, \
+            the moment most Outputs were alive, and says so. Findings do not change the exit status: 0 when the graph was written, 2 when it \
             could not be.
             """)
 
@@ -65,10 +66,22 @@ struct GraphCommand: ParsableCommand {
             throw ToolFailure("\(file): there is no event \(at) (the trace has \(result.summary.events))")
         }
 
-        let moment = at.map { "after event #\($0)" } ?? "at the end (event #\(result.summary.events))"
+        var moment = at.map { "after event #\($0)" } ?? "at the end (event #\(result.summary.events))"
+        var state = result.state
+        // Nothing alive at the end (a program that released everything): draw its busiest moment instead.
+        if at == nil, !includeReleased, state.outputs.isEmpty {
+            do {
+                if let busiest = try BusiestMoment.find(inTrace: file) {
+                    state = try BusiestMoment.state(at: busiest.sequence, inTrace: file, options: options).state
+                    moment = "\(busiest.description); none is alive at the end (event #\(result.summary.events))"
+                }
+            } catch {
+                throw ToolFailure(path: file, error)
+            }
+        }
         let builder = graphOptions.builder(
             title: "\(Self.fileName(file)): Outputs \(moment)", maximumNodes: maxNodes)
-        let graph = builder.build(result.state, findings: result.findings)
+        let graph = builder.build(state, findings: result.findings)
         if let omitted = graph.omissionNote(maximumNodes: maxNodes) {
             StandardError.write("bind-trace: \(file): graph: \(omitted) (raise with --max-nodes)")
         }
