@@ -15,8 +15,7 @@ package enum WhyText {
         var lines: [String] = []
         let last = chain.steps.last
         let what = last.map(title) ?? "event"
-        lines.append(
-            "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
+        lines.append("why event \(chain.selected): \(what), \(distance(chain))")
         if !chain.isComplete {
             lines.append(
                 "(earlier steps are not in the trace: the root came before its start, Bind deferred a step "
@@ -37,6 +36,18 @@ package enum WhyText {
             lines.append("  ↳ delivered to the \(subscription.name) (subscription \(subscription.id))")
         }
         return lines
+    }
+
+    /// How far the selected event is from the root, in hops: `the root itself`, `1 step from the
+    /// root`, `3 steps from the root`; a chain cut short counts from its oldest step kept.
+    private static func distance(_ chain: WhyChain) -> String {
+        let hops = UInt64(max(chain.steps.count - 1, 0))
+        guard chain.isComplete else {
+            return hops == 0
+                ? "the oldest step the trace keeps" : "\(Narrator.count(hops, "step")) from the oldest step kept"
+        }
+        return hops == 0
+            ? "the root itself (no subscription caused it)" : "\(Narrator.count(hops, "step")) from the root"
     }
 
     private static func header(of step: WhyStep, isRoot: Bool) -> String {

@@ -9,8 +9,9 @@ package struct TraceReportOptions: Sendable {
     /// How the graph is drawn (the same builder as `bind-trace graph`).
     package var graph: TraceGraphBuilder
     package var graphLayout: GraphLayout
-    /// Graphs with more nodes than this are not rendered (the report says so): `sfdp` needs about
-    /// 10 s for 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
+    /// At most this many Output nodes are drawn, those with findings first; the report says how many
+    /// Outputs were left out (as `bind-trace graph --max-nodes` does): `sfdp` needs about 10 s for
+    /// 4,000 nodes and 30 s for 10,000 on a small machine (docs/graph-rendering.md).
     package var maximumGraphNodes: Int
     /// At most this many timeline rows: labelled Outputs first, then the busiest unlabelled ones.
     package var maximumTimelineRows: Int
@@ -192,19 +193,19 @@ extension ReportContent {
     {
         var builder = options.graph
         if builder.title == nil { builder.title = "Outputs at the end (event #\(events))" }
+        if builder.maximumNodes == nil { builder.maximumNodes = options.maximumGraphNodes }
         let graph = builder.build(state, findings: findings)
-        let nodes = graph.document.nodes.count - TraceGraphBuilder.legendNodeCount
         var picture = GraphPicture(graph: graph)
-        if nodes > options.maximumGraphNodes {
-            picture.note =
-                "not drawn: \(ReportNumber.grouped(nodes)) nodes, more than \(ReportNumber.grouped(options.maximumGraphNodes)) (use bind-trace graph)"
-        } else if graph.outputCount == 0 {
+        let omitted = graph.omissionNote(maximumNodes: options.maximumGraphNodes).map {
+            "; \($0) (raise with --max-nodes)"
+        }
+        if graph.outputCount == 0 {
             picture.note = "empty: no Output alive at the end"
         } else {
             do {
                 let rendered = try GraphvizRenderer().render(graph.document, format: .svg, layout: options.graphLayout)
                 picture.svg = rendered.text
-                picture.description = "\(graph.description), layout \(rendered.layout)"
+                picture.description = "\(graph.description), layout \(rendered.layout)\(omitted ?? "")"
             } catch {
                 picture.note = "not drawn: \(error)"
             }
