@@ -47,13 +47,17 @@ package enum PythonChecks {
                 sys.exit(0)
             if not trace.packet:
                 print("no packet")
+            def is_repeated(descriptor):
+                if hasattr(descriptor, "is_repeated"):
+                    return descriptor.is_repeated
+                return descriptor.label == descriptor.LABEL_REPEATED
             def walk(message, place):
                 for field in unknown_fields.UnknownFieldSet(message):
                     print(f"{place}: unknown field {field.field_number} (wire type {field.wire_type})")
                 for descriptor, value in message.ListFields():
                     if descriptor.message_type is None:
                         continue
-                    if descriptor.label == descriptor.LABEL_REPEATED:
+                    if is_repeated(descriptor):
                         if descriptor.message_type.GetOptions().map_entry:
                             continue
                         for index, item in enumerate(value):

@@ -46,20 +46,29 @@ struct CommandLineConventionTests {
         }
     }
 
-    @Test("every command: --help exits 0, and an unknown option is one line naming it, with exit 2")
+    @Test("every command: --help exits 0, and a usage error is one line naming what was wrong, with exit 2")
     func everyCommandUnknownOption() throws {
+        let trace = try TemporaryTrace(GraphTraces.app())
+        defer { trace.cleanUp() }
         for command in try Self.subcommands() {
             #expect(try Tool.run(command, "--help").status == 0, "\(command) --help")
-            let run = try Tool.run(command, "--frobnicate", "app.trace")
-            #expect(run.status == 2, "\(command)")
-            #expect(run.standardOutput.isEmpty, "\(command)")
-            #expect(run.standardError.split(separator: "\n").count == 1, "\(command): \(run.standardError)")
-            #expect(
-                run.standardError.hasPrefix("bind-trace \(command): unknown option '--frobnicate'"),
-                "\(command): \(run.standardError)")
-            #expect(run.standardError.hasSuffix("(bind-trace help \(command) lists the options)\n"))
-            #expect(!run.standardError.contains("unknown command"))
+            // An unknown option, after whatever else the command may lack (ArgumentParser names the
+            // first problem it meets: a missing -o, a missing selection, or the unknown option)
+            for arguments in [[command, "--frobnicate", trace.path], [command, trace.path, "--frobnicate"]] {
+                let run = try Tool.run(arguments)
+                #expect(run.status == 2, "\(arguments)")
+                #expect(run.standardOutput.isEmpty, "\(arguments)")
+                #expect(run.standardError.split(separator: "\n").count == 1, "\(arguments): \(run.standardError)")
+                #expect(run.standardError.hasPrefix("bind-trace \(command): "), "\(run.standardError)")
+                #expect(run.standardError.hasSuffix("(bind-trace help \(command) lists the options)\n"))
+                #expect(!run.standardError.contains("unknown command"))
+                #expect(!run.standardError.contains("Usage:") && !run.standardError.contains("Error:"))
+            }
         }
+        // A command that lacks nothing else names the option itself
+        let check = try Tool.run("check", trace.path, "--frobnicate")
+        #expect(
+            check.standardError == "bind-trace check: unknown option '--frobnicate' (bind-trace help check lists the options)\n")
     }
 
     @Test("one meaning per option name: the same value name in every command; --output is always where to write")
@@ -215,5 +224,23 @@ struct CommandLineConventionTests {
         #expect(
             sarif.contains("\"version\":\"\(ToolVersion.current)\"")
                 || sarif.contains("\"version\": \"\(ToolVersion.current)\""))
+    }
+
+    @Test("counts are pluralised: 1 update, 1 Output, 1 event, never '1 updates'")
+    func plurals() throws {
+        // Given a trace with one update at one site
+        let trace = try TemporaryTrace(GraphTraces.app())
+        defer { trace.cleanUp() }
+
+        // When summary prints its counts
+        let run = try Tool.run("summary", trace.path)
+
+        // Then one is singular
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("App/Screen.swift:3: 1 update (1 Output)"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains(" on 1 thread"))
+        for wrong in ["1 updates", "1 Outputs", "1 events", "1 threads", "1 subscriptions"] {
+            #expect(!run.standardOutput.contains(" \(wrong)"), "\(wrong) in \(run.standardOutput)")
+        }
     }
 }

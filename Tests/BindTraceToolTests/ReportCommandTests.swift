@@ -87,19 +87,26 @@ struct ReportCommandTests {
         #expect(!html.contains("\" onload=\"x"))
     }
 
-    @Test("a graph too big for the report is left out, and the report says so instead of failing")
-    func graphTooBig() throws {
-        // 5,000 distinct Outputs: more than the report draws (4,000 nodes)
-        let trace = try TemporaryTrace(GraphTraces.big(count: 5_000))
+    @Test("--max-nodes means what it means in graph: the report draws that many nodes and counts the rest")
+    func graphLimited() throws {
+        // Given 300 distinct Outputs, more than --max-nodes 100
+        let trace = try TemporaryTrace(GraphTraces.big(count: 300))
         let out = try TemporaryDirectory()
         defer { trace.cleanUp(); out.cleanUp() }
 
-        let run = try Tool.run("report", trace.path, "-o", out.path)
+        // When the report and the graph are drawn with the same limit
+        let report = try Tool.run("report", trace.path, "-o", out.path, "--max-nodes", "100")
+        let graph = try Tool.run("graph", trace.path, "-o", out.file("graph.svg"), "--max-nodes", "100")
 
-        #expect(run.status == 0, "\(run.standardError)")
+        // Then both draw the graph and leave the same Outputs out, saying so
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(graph.status == 0, "\(graph.standardError)")
         let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
-        #expect(html.contains("not drawn: 5,000 nodes, more than 4,000"))
-        #expect(!html.contains("data:image/svg+xml;base64,"))
+        #expect(html.contains("data:image/svg+xml;base64,"), "the graph is drawn")
+        #expect(!html.contains("not drawn"))
+        let leftOut = "200 Outputs left out: the graph is limited to 100 nodes, those with findings first"
+        #expect(report.standardError.contains(leftOut), "\(report.standardError)")
+        #expect(graph.standardError.contains(leftOut), "\(graph.standardError)")
     }
 
     @Test("an unreadable trace is exit 2 with one line naming it")

@@ -82,3 +82,41 @@ struct WhyRecordedSampleTests {
         #expect(!picked.standardError.contains("Outputs are labelled"))
     }
 }
+
+extension WhyRecordedSampleTests {
+    @Test("a bind's delivery shows the value the trace holds, or says it is the value the Output was made with")
+    func bindDeliveries() throws {
+        // Given the recorded sample's binds: some to Outputs updated before (the trace holds their
+        // value), some to Outputs never updated (their value at creation, which no record carries)
+        let sample = try RecordedSample()
+        defer { sample.cleanUp() }
+        let events = try sample.events()
+        var lastValue: [Int: String] = [:]
+        var withValue: [(event: Int, value: String)] = []
+        var withoutValue: [Int] = []
+        for event in events {
+            guard let output = event["output"] as? Int, let seq = event["seq"] as? Int else { continue }
+            switch event["event"] as? String {
+            case "updated", "fired": if let value = event["value"] as? String { lastValue[output] = value }
+            case "bound":
+                if let value = lastValue[output] { withValue.append((seq, value)) } else { withoutValue.append(seq) }
+            default: break
+            }
+        }
+        try #require(!withValue.isEmpty && !withoutValue.isEmpty)
+
+        // When why explains a few of each
+        for (event, value) in withValue.prefix(3) {
+            let run = try Tool.run("why", sample.path, "--event", String(event))
+            // Then the value is shown
+            #expect(run.standardOutput.contains("delivering its current value \"\(value)\""), "\(run.standardOutput)")
+            #expect(!run.standardOutput.contains("(value not recorded)"))
+        }
+        for event in withoutValue.prefix(3) {
+            let run = try Tool.run("why", sample.path, "--event", String(event))
+            // Then it says which value it was, and why the trace does not hold it
+            #expect(run.standardOutput.contains("delivering the value it was created with (not in the trace"))
+            #expect(!run.standardOutput.contains("(value not recorded)"), "\(run.standardOutput)")
+        }
+    }
+}

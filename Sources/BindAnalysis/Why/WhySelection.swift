@@ -48,6 +48,9 @@ package struct WhyTarget: Hashable, Sendable {
     /// What the user should know about how the event was chosen (several Outputs share the label):
     /// one line for standard error, or nil.
     package var note: String?
+    /// Whether the trace records values (an update or fire with a preview, anywhere the first
+    /// pass read): a step without a value is then one no record carries, not previews turned off.
+    package var traceRecordsValues = false
 
     package init(event: UInt64, subscription: UInt64? = nil, note: String? = nil) {
         self.event = event
@@ -83,6 +86,10 @@ package struct WhyLocator {
     private var subscriptionOutputs: [UInt64: UInt64] = [:]
     private var bindsAtSite = 0
     private static let sampleLimit = 10_000
+    /// Whether an update or fire read so far carried a preview.
+    private var recordsValues = false
+    /// How far past a found `--event` the first pass reads to learn whether the trace has values.
+    private static let valueLookahead: UInt64 = 10_000
 
     package init(_ selection: WhySelection) {
         self.selection = selection
@@ -98,12 +105,15 @@ package struct WhyLocator {
     /// event can change it), so the caller can stop reading.
     package mutating func consume(_ event: TraceEvent) -> Bool {
         events += 1
+        switch event.kind {
+        case .updated(_, _, _?), .fired(_, _, _?): recordsValues = true
+        default: break
+        }
         switch selection {
         case .event(let sequence):
-            if event.sequence == sequence {
-                found = WhyTarget(event: sequence)
-                return true
-            }
+            if event.sequence == sequence { found = WhyTarget(event: sequence) }
+            // Found: read on a little only to learn whether the trace records values.
+            if let found { return recordsValues || event.sequence > found.event + Self.valueLookahead }
         case .output(let match, let occurrence):
             return tally(event, match: match, occurrence: occurrence)
         case .closure(let site):
@@ -114,6 +124,14 @@ package struct WhyLocator {
 
     /// The event to explain, or why there is none.
     package func result() -> Result<WhyTarget, WhySelectionError> {
+        selectedResult().map { target in
+            var target = target
+            target.traceRecordsValues = recordsValues
+            return target
+        }
+    }
+
+    private func selectedResult() -> Result<WhyTarget, WhySelectionError> {
         switch selection {
         case .event(let sequence):
             if let found { return .success(found) }
@@ -181,9 +199,9 @@ package struct WhyLocator {
 
     /// The update an Output selection names. Several Outputs with the label: the one updated last
     /// is explained, and the note names the others and how to pick one.
-    private func outputResult(_ match: WhyOutputMatch, _ occurrence: WhyOccurrence) -> Result<
-        WhyTarget, WhySelectionError
-    > {
+    private func outputResult(
+        _ match: WhyOutputMatch, _ occurrence: WhyOccurrence
+    ) -> Result<WhyTarget, WhySelectionError> {
         let matches = (releasedMatches + tallies.values.filter { Self.tally($0, matches: match) })
             .sorted { $0.output.id < $1.output.id }
         let name: String

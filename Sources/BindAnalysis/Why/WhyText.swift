@@ -23,7 +23,7 @@ package enum WhyText {
         }
         for (index, step) in chain.steps.enumerated() {
             lines.append(header(of: step, isRoot: index == 0 && chain.isComplete))
-            lines.append("     " + change(of: step))
+            lines.append("     " + change(of: step, recordsValues: chain.recordsValues))
             if let via = step.via, !via.contributors.isEmpty {
                 let changed = chain.steps.indices.contains(index - 1) ? chain.steps[index - 1].output?.name : nil
                 var text = "     " + (changed.map { "input \($0) changed; " } ?? "")
@@ -93,7 +93,7 @@ package enum WhyText {
         step.via?.subscription?.target.map { Narrator.name(of: $0) } ?? "target"
     }
 
-    private static func change(of step: WhyStep) -> String {
+    private static func change(of step: WhyStep, recordsValues: Bool) -> String {
         if step.reachedGoneTarget {
             let binder =
                 step.via?.subscription.map { "the \($0.name)" }
@@ -108,6 +108,12 @@ package enum WhyText {
             guard let previous = step.previous else { return "\(name): \(quoted(step.value))" }
             return "\(name): \(quoted(previous)) → \(quoted(step.value))"
         case .bind:
+            // With values recorded, a bind without one delivered the value the Output was made with
+            // (never updated since): the recorder sees updates, not creations' values.
+            if step.value == nil, recordsValues {
+                return "bind to \(name), delivering the value it was created with (not in the trace: only "
+                    + "updates record values, and it was not updated before)"
+            }
             return "bind to \(name), delivering its current value \(quoted(step.value))"
         case .other:
             return step.eventName + (step.output.map { " of \($0.name)" } ?? "")

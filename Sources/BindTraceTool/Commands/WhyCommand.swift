@@ -131,6 +131,7 @@ struct WhyCommand: ParsableCommand {
         var tracer = WhyTracer(target: target)
         let threadNames = try stream(path) { event in tracer.consume(event, threadName: nil) }
         guard var chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
+        if target.traceRecordsValues { chain.recordsValues = true }
         // Named once the reading thread is done with the reader (see `stream`).
         for index in chain.steps.indices { chain.steps[index].threadName = threadNames[chain.steps[index].thread] }
         return chain
