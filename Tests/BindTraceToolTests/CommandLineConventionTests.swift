@@ -68,7 +68,8 @@ struct CommandLineConventionTests {
         // A command that lacks nothing else names the option itself
         let check = try Tool.run("check", trace.path, "--frobnicate")
         #expect(
-            check.standardError == "bind-trace check: unknown option '--frobnicate' (bind-trace help check lists the options)\n")
+            check.standardError
+                == "bind-trace check: unknown option '--frobnicate' (bind-trace help check lists the options)\n")
     }
 
     @Test("one meaning per option name: the same value name in every command; --output is always where to write")

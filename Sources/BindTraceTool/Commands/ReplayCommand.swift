@@ -24,7 +24,7 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp("Only events of the Output with this id (repeatable).", valueName: "id"))
     var outputIDs: [UInt64] = []
 
-    /// The spelling before 1.1: `--output` names the file to write in every other command, so the
+    /// The 1.0 spelling: `--output` names the file to write in every other command, so the
     /// selector is `--output-id` now. Kept working, with a warning.
     @Option(name: .customLong("output"), help: .hidden)
     var deprecatedOutputs: [UInt64] = []

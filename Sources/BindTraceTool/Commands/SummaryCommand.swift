@@ -15,7 +15,7 @@ struct SummaryCommand: ParsableCommand {
 
     @OptionGroup var arguments: AnalysisArguments
 
-    /// Accepted before 1.1, though `summary` never gates: kept so that scripts still run, with a warning.
+    /// Accepted by 1.0, though `summary` never gates: kept so that scripts still run, with a warning.
     @Flag(name: .customLong("allow-incomplete"), help: .hidden)
     var deprecatedAllowIncomplete = false
 

@@ -33,7 +33,7 @@ struct WhyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Explain an update of the Output with this id.", valueName: "id"))
     var outputID: UInt64?
 
-    /// The spelling before 1.1 (`--output LABEL|ID`): `--output` names the file to write in every
+    /// The 1.0 spelling (`--output LABEL|ID`): `--output` names the file to write in every
     /// other command, so the selector has its own names now. Kept working, with a warning.
     @Option(name: .customLong("output"), help: .hidden)
     var deprecatedOutput: String?
