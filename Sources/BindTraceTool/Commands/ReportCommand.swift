@@ -14,8 +14,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             DIR gets index.html (summary, findings, the graph, a timeline of the labelled and busiest \
             Outputs, a sample of the events), junit.xml (one test case per finding) and findings.sarif \
-            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. A \
-            graph too big to draw in reasonable time is left out, and the report says so. Several \
+            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. The \
+            graph is drawn as by `graph`: at most --max-nodes Output nodes, at the end or, when nothing \
+            is alive there, at the moment most Outputs were alive. Several \
             traces make one report of their findings, merged by site. Exit status: 1 when findings \
             not in the baseline fail --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable \
             directory, 3 for a trace not read whole unless --allow-incomplete.
