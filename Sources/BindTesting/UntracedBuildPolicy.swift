@@ -39,7 +39,7 @@ public enum UntracedBuildPolicy: Sendable, Hashable {
         case .automatic:
             // CI services set CI to `true`, `1` or a name of their own.
             guard let ci = environment("CI")?.lowercased(), !["", "0", "false", "no"].contains(ci) else {
-                return .warn
+                return .warnOutsideCI
             }
             return .fail(
                 because: "the environment variable CI is set (a CI job)",
@@ -51,15 +51,22 @@ public enum UntracedBuildPolicy: Sendable, Hashable {
 
 /// What an untraced check does here: warn, or fail with the reason and the way out.
 enum UntracedDecision: Equatable {
+    /// Warn: the policy says so, or the environment opts out.
     case warn
+    /// Warn, as ``UntracedBuildPolicy/automatic`` does outside CI (the message says it fails there).
+    case warnOutsideCI
     case fail(because: String, optOut: String?)
 
-    var fails: Bool { self != .warn }
+    var fails: Bool {
+        if case .fail = self { true } else { false }
+    }
 
     /// The whole message: that nothing was checked, how to trace, and why it fails when it does.
     var message: String {
         switch self {
         case .warn:
+            return LeakCheck.untracedMessage
+        case .warnOutsideCI:
             return LeakCheck.untracedMessage
                 + " (It fails instead in CI, where the environment variable CI is set, or with `untraced: .fail`.)"
         case .fail(let reason, let optOut):

@@ -19,9 +19,9 @@ struct UntracedBuildPolicyTests {
 
     @Test("automatic fails where CI is set, saying why and how to opt out, and warns elsewhere")
     func automatic() {
-        #expect(decision(.automatic, [:]) == .warn)
-        #expect(decision(.automatic, ["CI": "false"]) == .warn)
-        #expect(decision(.automatic, ["CI": "0"]) == .warn)
+        #expect(decision(.automatic, [:]) == .warnOutsideCI)
+        #expect(decision(.automatic, ["CI": "false"]) == .warnOutsideCI)
+        #expect(decision(.automatic, ["CI": "0"]) == .warnOutsideCI)
         for ci in ["true", "1", "woodpecker"] {
             let failing = decision(.automatic, ["CI": ci])
             #expect(failing.fails, "CI=\(ci)")
@@ -45,6 +45,7 @@ struct UntracedBuildPolicyTests {
     @Test("an explicit policy stands: .warn in CI warns, .fail anywhere fails")
     func explicit() {
         #expect(decision(.warn, ["CI": "true"]) == .warn)
+        #expect(!decision(.warn, [:]).message.contains("fails"), "an explicit .warn never fails, nor says it would")
         #expect(decision(.fail, [:]).fails)
         #expect(decision(.fail, [:]).message.contains("untraced: .fail"))
     }
