@@ -108,6 +108,7 @@ demo: setup
 	SIGNIN_VARIANT=pull-request BIND_TRACE=demo/signin-pr.trace BIND_TRACE_VALUES=1 .build-tracing/debug/SignInSample > demo/sample-output-pr.txt
 	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace --format markdown -o demo/diff.md --svg demo/diff.svg
 	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace > demo/diff.txt
+	.build-tracing/debug/bind-trace report demo/signin-pr.trace --base demo/signin.trace -o demo/report-pr --fail-on none
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
@@ -116,6 +117,7 @@ demo: setup
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
 	@echo "Timeline:  demo/signin.pftrace  (open in https://ui.perfetto.dev)"
 	@echo "Diff:      demo/diff.md, demo/diff.svg, demo/diff.txt  (the sample against its pull-request variant, SIGNIN_VARIANT=pull-request)"
+	@echo "           demo/report-pr/index.html#changes  (the variant's report, with Changes since BASE)"
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup
