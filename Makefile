@@ -14,7 +14,7 @@ PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, pl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -57,6 +57,14 @@ format: setup
 ## `Scripts/public-api.py --update` rewrites the list.
 api:
 	Scripts/public-api.py
+
+## The DocC documentation of Bind and BindTesting (their catalogs: Sources/Bind/Bind.docc,
+## Sources/BindTesting/BindTesting.docc) through swift-docc-plugin, failing on any DocC warning. The archives go to
+## .build/plugins/Swift-DocC/outputs/ (git-ignored); `swift package --disable-sandbox preview-documentation --target
+## Bind` serves one. Not part of `make test` (see docs/architecture.md, "Counts", for its time).
+DOCS_TARGETS := Bind BindTesting
+docs:
+	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --warnings-as-errors
 
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread

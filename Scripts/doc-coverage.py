@@ -4,7 +4,8 @@
 Reads the same symbol graphs as Scripts/public-api.py (`swift package dump-symbol-graph
 --skip-synthesized-members`, plain build, SPI excluded), so a symbol here is a line of
 docs/public-api.txt. A symbol is documented when its graph entry carries a doc comment of its own
-(`docComment`); one that only inherits a protocol requirement's documentation (`hash(into:)`) is not.
+(`docComment` from its own module); one that only inherits a protocol requirement's documentation
+(`hash(into:)`, whose comment the graph copies from Swift) is not.
 Declarations the compiler makes (an enum's `init(rawValue:)`: no source location) cannot carry a
 comment and are counted apart, not as missing.
 
@@ -44,9 +45,12 @@ def coverage(directory):
                 if key in seen:
                     continue
                 seen.add(key)
-                comment = symbol.get("docComment", {}).get("lines", [])
+                comment = symbol.get("docComment", {})
+                # A comment inherited from a protocol requirement names the requirement's module (Swift's
+                # `hash(into:)`): the symbol has none of its own.
+                own = comment.get("module", module) == module
                 location = symbol.get("location")
-                if any(line.get("text", "").strip() for line in comment):
+                if own and any(line.get("text", "").strip() for line in comment.get("lines", [])):
                     documented += 1
                 elif location is None:
                     implicit += 1

@@ -24,6 +24,11 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// What to do in a build that cannot record.
     public var untraced: UntracedBuildPolicy
 
+    /// Creates the check; `.bindingLeakCheck(accepting:untraced:)` is the usual spelling.
+    ///
+    /// - Parameters:
+    ///   - accepted: known findings, by kind and site, that are not reported.
+    ///   - untraced: what to do in a build without the `Tracing` trait (warn by default).
     public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn) {
         self.accepted = accepted
         self.untraced = untraced
@@ -32,6 +37,7 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to every test in a suite it is attached to.
     public var isRecursive: Bool { true }
 
+    /// The comment a test runner shows for a test under this trait: "Checked for leaked bindings".
     public var comments: [Comment] { ["Checked for leaked bindings"] }
 
     /// Scopes each test case (each run of a test function), never a suite as a whole.
@@ -39,6 +45,9 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
+    /// Runs one test case in a recorded scope, then records an issue for every finding it left behind
+    /// (or, in a build that cannot record, the warning or failure of ``untraced``). The test's error,
+    /// if it throws, is rethrown after the findings are reported.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
