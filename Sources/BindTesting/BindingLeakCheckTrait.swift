@@ -127,9 +127,13 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// - Parameters:
 ///   - accepted: known findings, by kind and site, that are not reported.
 ///   - untraced: what to do in a build that cannot record.
-///   - fileID, filePath, line, column: the caller's location, where the check's scope begins and
-///     where a finding with no site is reported. Plain literals, so a file that imports only XCTest
+///   - fileID: the caller's `#fileID`, where the check's scope begins and a finding with no site is
+///     reported. This and the three below are plain literals, so a file that imports only XCTest
 ///     can call this.
+///   - filePath: the caller's `#filePath`.
+///   - line: the caller's line.
+///   - column: the caller's column.
+///   - isolation: the actor the body runs on: the caller's, by default.
 ///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
@@ -172,9 +176,14 @@ extension LeakCheck {
 /// `sourceLocation: SourceLocation = #_sourceLocation` of its own and forwards it.
 ///
 /// - Parameters:
+///   - accepted: known findings, by kind and site, that are not reported.
+///   - untraced: what to do in a build that cannot record.
 ///   - sourceLocation: where the check's scope begins and a finding with no site is reported.
-///   - file, line: where an XCTest failure goes outside a Swift Testing test (`XCTFail` takes only
-///     a literal path): the helper's call, unless it forwards its own `#filePath` and `#line`.
+///   - file: the `#filePath` where an XCTest failure goes outside a Swift Testing test (`XCTFail`
+///     takes only a literal path): the helper's call, unless it forwards its own `#filePath`.
+///   - line: the line of that failure: the helper's call, unless it forwards its own `#line`.
+///   - isolation: the actor the body runs on: the caller's, by default.
+///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
     sourceLocation: SourceLocation, file: StaticString = #filePath, line: UInt = #line,
