@@ -14,7 +14,7 @@ PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, pl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -54,9 +54,19 @@ format: setup
 
 ## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI
 ## excluded): fails when a public symbol appears, disappears or changes without the list changing.
-## `Scripts/public-api.py --update` rewrites the list.
+## `Scripts/public-api.py --update` rewrites the list. Then every public symbol of Bind and BindTesting must have a
+## `///` comment of its own (`Scripts/doc-coverage.py --missing` lists what lacks one, in every module).
 api:
 	Scripts/public-api.py
+	Scripts/doc-coverage.py --check Bind BindTesting
+
+## The DocC documentation of Bind and BindTesting (their catalogs: Sources/Bind/Bind.docc,
+## Sources/BindTesting/BindTesting.docc) through swift-docc-plugin, failing on any DocC warning. The archives go to
+## .build/plugins/Swift-DocC/outputs/ (git-ignored); `swift package --disable-sandbox preview-documentation --target
+## Bind` serves one. Not part of `make test` (see docs/architecture.md, "Counts", for its time).
+DOCS_TARGETS := Bind BindTesting
+docs:
+	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --warnings-as-errors
 
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread

@@ -29,6 +29,9 @@ extension XCTestCase {
     /// - Parameters:
     ///   - accepted: known findings, by kind and site, that are not reported.
     ///   - untraced: what to do in a build that cannot record.
+    ///   - file: the `#filePath` of the call, where a failure with no site of its own is recorded.
+    ///   - line: the line of the call.
+    ///   - fileID: the `#fileID` of the call, where the check's scope begins.
     ///   - body: the code to check; its errors are rethrown after the check has reported, so a
     ///     test that fails on a thrown error still shows its leaks.
     // Disfavoured: in an async context a body that never awaits fits both forms, and the async one
@@ -70,6 +73,10 @@ extension XCTestCase {
     /// - Parameters:
     ///   - accepted: known findings, by kind and site, that are not reported.
     ///   - untraced: what to do in a build that cannot record.
+    ///   - file: the `#filePath` of the call, where a failure with no site of its own is recorded.
+    ///   - line: the line of the call.
+    ///   - fileID: the `#fileID` of the call, where the check's scope begins.
+    ///   - isolation: the actor the body runs on: the caller's, by default.
     ///   - body: the code to check; its errors are rethrown after the check has reported.
     public func assertNoBindingLeaks<Failure: Error>(
         accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,

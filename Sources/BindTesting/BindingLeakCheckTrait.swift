@@ -25,6 +25,11 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// What to do in a build that cannot record.
     public var untraced: UntracedBuildPolicy
 
+    /// Creates the check; `.bindingLeakCheck(accepting:untraced:)` is the usual spelling.
+    ///
+    /// - Parameters:
+    ///   - accepted: known findings, by kind and site, that are not reported.
+    ///   - untraced: what to do in a build without the `Tracing` trait (`.automatic` by default: fail in CI, warn elsewhere).
     public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic) {
         self.accepted = accepted
         self.untraced = untraced
@@ -33,6 +38,7 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to every test in a suite it is attached to.
     public var isRecursive: Bool { true }
 
+    /// The comment a test runner shows for a test under this trait: "Checked for leaked bindings".
     public var comments: [Comment] { ["Checked for leaked bindings"] }
 
     /// Scopes each test case (each run of a test function), never a suite as a whole.
@@ -40,6 +46,9 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
+    /// Runs one test case in a recorded scope, then records an issue for every finding it left behind
+    /// (or, in a build that cannot record, the warning or failure of ``untraced``). The test's error,
+    /// if it throws, is rethrown after the findings are reported.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -121,9 +130,13 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// - Parameters:
 ///   - accepted: known findings, by kind and site, that are not reported.
 ///   - untraced: what to do in a build that cannot record.
-///   - fileID, filePath, line, column: the caller's location, where the check's scope begins and
-///     where a finding with no site is reported. Plain literals, so a file that imports only XCTest
+///   - fileID: the caller's `#fileID`, where the check's scope begins and a finding with no site is
+///     reported. This and the three below are plain literals, so a file that imports only XCTest
 ///     can call this.
+///   - filePath: the caller's `#filePath`.
+///   - line: the caller's line.
+///   - column: the caller's column.
+///   - isolation: the actor the body runs on: the caller's, by default.
 ///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
@@ -166,9 +179,14 @@ extension LeakCheck {
 /// `sourceLocation: SourceLocation = #_sourceLocation` of its own and forwards it.
 ///
 /// - Parameters:
+///   - accepted: known findings, by kind and site, that are not reported.
+///   - untraced: what to do in a build that cannot record.
 ///   - sourceLocation: where the check's scope begins and a finding with no site is reported.
-///   - file, line: where an XCTest failure goes outside a Swift Testing test (`XCTFail` takes only
-///     a literal path): the helper's call, unless it forwards its own `#filePath` and `#line`.
+///   - file: the `#filePath` where an XCTest failure goes outside a Swift Testing test (`XCTFail`
+///     takes only a literal path): the helper's call, unless it forwards its own `#filePath`.
+///   - line: the line of that failure: the helper's call, unless it forwards its own `#line`.
+///   - isolation: the actor the body runs on: the caller's, by default.
+///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
     accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
     sourceLocation: SourceLocation, file: StaticString = #filePath, line: UInt = #line,
