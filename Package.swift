@@ -64,7 +64,8 @@ let package = Package(
         // The report page's style sheet and script are real files (HTML/report.css, HTML/report.js), embedded at
         // build time as `HTMLAssets` by the EmbedPageAssets plugin: the binary needs no resource bundle beside it.
         .target(
-            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
+            name: "BindReport",
+            dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
             plugins: ["EmbedPageAssets"]),
         .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
         .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),

@@ -557,7 +557,8 @@ extension EventRecord {
             var captures: [CaptureField] = []
             for _ in 0..<count {
                 let rawStrength = try payload.varint()
-                guard rawStrength <= UInt64(UInt8.max), let strength = CaptureField.Strength(rawValue: UInt8(rawStrength))
+                guard rawStrength <= UInt64(UInt8.max),
+                    let strength = CaptureField.Strength(rawValue: UInt8(rawStrength))
                 else { throw RecordDecodingError("unknown capture strength \(rawStrength)") }
                 let type = try payload.varint()
                 let identity = try payload.varint()

@@ -131,6 +131,7 @@ public struct TraceEvent: Hashable, Sendable {
             }
         }
 
+        /// How the closure holds it: only a strong capture keeps an instance alive.
         public var strength: Strength
         /// The captured value's type name (for `unknown`: why it could not be read).
         public var type: String

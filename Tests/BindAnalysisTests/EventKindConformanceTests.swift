@@ -40,7 +40,9 @@ struct EventKindConformanceTests {
             .captured(
                 subscription: 1,
                 captures: [
-                    .init(strength: .strong, type: "Screen", identity: 0x1000, holds: [.init(path: ".model.count", output: 1)]),
+                    .init(
+                        strength: .strong, type: "Screen", identity: 0x1000,
+                        holds: [.init(path: ".model.count", output: 1)]),
                     .init(strength: .weak, type: "Logger"),
                 ])
         }

@@ -308,7 +308,8 @@ struct RecorderState {
             var holds: [CaptureField.HeldOutput] = []
             for held in capture.holds {
                 announce(held.output, preexisting: true, scope: 0, cause: bt_cause())
-                holds.append(CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
+                holds.append(
+                    CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
             }
             fields.append(
                 CaptureField(

@@ -235,9 +235,11 @@ struct LeakFinder {
         }
         // Roots with no keeper of their own, held by the owner a cycle keeps (its other Outputs).
         for rootID in groups.members.keys where reported[rootID] == nil && heldByCycle.contains(rootID) {
-            guard let root = groups.leaked[rootID]?.node, !LeakedGroups.liveSources(root).contains(where: {
-                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
-            }) else { continue }
+            guard let root = groups.leaked[rootID]?.node,
+                !LeakedGroups.liveSources(root).contains(where: {
+                    !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
+                })
+            else { continue }
             reported[rootID] = (subscriptionsByRoot[rootID] ?? []).filter { !$0.isInternal }
         }
         return reported
@@ -468,11 +470,13 @@ struct LeakFinder {
                 site: $0.site, note: "this closure, bound to \($0.outputName), also captures \(owner) strongly")
         }
         related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") }
-        for subscription in subscriptions where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
+        for subscription in subscriptions
+        where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
             let verdict = CaptureVerdict(subscription, replay: replay)
             let note: String
             switch verdict {
-            case .keepsNothing: note = "still bound to \(subscription.outputName) here; its closure keeps no owner alive"
+            case .keepsNothing:
+                note = "still bound to \(subscription.outputName) here; its closure keeps no owner alive"
             default: note = "still bound to \(subscription.outputName) here"
             }
             related.append(Finding.Related(site: subscription.site, note: note))
