@@ -127,6 +127,11 @@ package struct EventNarrator {
             return Line(
                 text: "stop \(name(derived)) for good: its source \(name(source)) was released",
                 outputs: [derived, source], sites: site(of: derived))
+        case .resumed(let delivery, _):
+            let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
+            return Line(
+                text: "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit",
+                outputs: [], sites: [])
         }
     }
 

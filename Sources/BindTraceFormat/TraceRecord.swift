@@ -27,6 +27,15 @@ package enum TraceRecord: Equatable, Sendable {
     /// A call site of an update or fire (id from 1, defined once before first use): `file` (string
     /// id) and `line`. Since 1.3.
     case site(id: UInt64, file: UInt64, line: UInt64)
+    /// The recording ended because the process got `number` (written right before the end record).
+    /// Since 1.4.
+    case signal(number: UInt64)
+    /// Opens a later segment of a flight recording (after its `writer` record): the recording numbered
+    /// `eventsBefore` events before this file's first, of which the segment before this one (its
+    /// `.previous.trace` file) holds or counts the last `inPrevious`; the rest were dropped. That
+    /// segment began at `windowStart` (CLOCK_MONOTONIC ns, as clock records): nothing before it is
+    /// kept. `segment` numbers the files of the recording (the first is 1). Since 1.4.
+    case window(eventsBefore: UInt64, inPrevious: UInt64, windowStart: UInt64, segment: UInt64)
 
     package var tag: TraceFormat.Tag {
         switch self {
@@ -36,6 +45,8 @@ package enum TraceRecord: Equatable, Sendable {
         case .end: .end
         case .lost: .lost
         case .site: .site
+        case .signal: .signal
+        case .window: .window
         case .chunk: .chunk
         case .continues: .continues
         case .writer: .writer
@@ -90,6 +101,10 @@ package enum EventRecord: Equatable, Sendable {
     case calledAt(back: UInt64, site: UInt64)
     /// The operator `derived` (a combine) stopped: its source `source` was released.
     case stopped(derived: UInt64, source: UInt64)
+    /// The delivery of the update, fire or bind `delivery.back` events before this one to the
+    /// subscription `delivery.subscription` resumes here: Bind deferred a step of it past its nesting
+    /// limit and runs it now, inside `cause` (what ran when the step was taken up). Since 1.4.
+    case resumed(delivery: CauseField, cause: CauseField)
 
     /// A Binder subscription's target: its type (string id) and identity.
     package struct BoundTarget: Equatable, Sendable {
@@ -121,6 +136,7 @@ package enum EventRecord: Equatable, Sendable {
         case .handleReleased: .handleReleased
         case .calledAt: .calledAt
         case .stopped: .stopped
+        case .resumed: .resumed
         }
     }
 }
@@ -184,6 +200,13 @@ extension TraceRecord {
             break
         case .lost(let count):
             record.varint(count)
+        case .signal(let number):
+            record.varint(number)
+        case .window(let eventsBefore, let inPrevious, let windowStart, let segment):
+            record.varint(eventsBefore)
+            record.varint(inPrevious)
+            record.varint(windowStart)
+            record.varint(segment)
         case .site(let id, let file, let line):
             record.varint(id)
             record.varint(file)
@@ -282,6 +305,9 @@ extension EventRecord {
         case .stopped(let derived, let source):
             record.varint(derived)
             record.varint(source)
+        case .resumed(let delivery, let cause):
+            record.cause(delivery)
+            record.cause(cause)
         }
     }
 }
@@ -352,6 +378,12 @@ extension TraceRecord {
                 path: payload.remainingBytes())
         case .writer:
             return .writer(process: try payload.varint(), group: try payload.varint(), session: try payload.varint())
+        case .signal:
+            return .signal(number: try payload.varint())
+        case .window:
+            return .window(
+                eventsBefore: try payload.varint(), inPrevious: try payload.varint(), windowStart: try payload.varint(),
+                segment: try payload.varint())
         default:
             let delta = try payload.varint()
             return .event(delta: delta, try EventRecord.decodeFields(tag, &payload))
@@ -391,6 +423,9 @@ extension TraceFormat.Tag {
         case 30: .site
         case 31: .calledAt
         case 25: .stopped
+        case 33: .resumed
+        case 34: .signal
+        case 35: .window
         default: nil
         }
     }
@@ -483,7 +518,9 @@ extension EventRecord {
             return .calledAt(back: try payload.varint(), site: try payload.varint())
         case .stopped:
             return .stopped(derived: try payload.varint(), source: try payload.varint())
-        case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site:
+        case .resumed:
+            return .resumed(delivery: try payload.cause(), cause: try payload.cause())
+        case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site, .signal, .window:
             throw RecordDecodingError("not an event")
         }
     }

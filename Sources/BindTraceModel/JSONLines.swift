@@ -80,6 +80,12 @@ public enum JSONLines {
         case .stopped(let derived, let source):
             object.add("output", derived)
             object.add("source", source)
+        case .resumed(let delivery, let cause):
+            if let delivery {
+                object.add("delivery", delivery.event)
+                object.add("subscription", delivery.subscription)
+            }
+            object.add(cause)
         }
         return object.text + "}"
     }

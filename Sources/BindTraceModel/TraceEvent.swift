@@ -97,6 +97,11 @@ public struct TraceEvent: Hashable, Sendable {
         indirect case calledAt(event: UInt64, site: SourceSite)
         /// The operator `derived` (a combine) stopped for good: its source `source` was released.
         case stopped(derived: UInt64, source: UInt64)
+        /// The delivery of event `delivery.event` to subscription `delivery.subscription` resumes: Bind
+        /// deferred a step of it past its nesting limit (128 nested steps per thread) and runs it now,
+        /// inside `cause` (`nil`: at top level). What follows on this thread with `delivery` as its
+        /// cause is caused by that delivery. `delivery` is `nil` when it began before the trace did.
+        case resumed(delivery: TraceCause?, cause: TraceCause?)
     }
 
     /// An Output's creation; `preexisting` when it was created before the recording started.
@@ -177,6 +182,7 @@ extension TraceEvent.Kind {
         case .handleReleased: .handleReleased
         case .calledAt: .calledAt
         case .stopped: .stopped
+        case .resumed: .resumed
         }
     }
 
@@ -186,6 +192,7 @@ extension TraceEvent.Kind {
         case .outputCreated(let creation): creation.cause
         case .bound(let binding): binding.cause
         case .updated(_, let cause, _), .fired(_, let cause, _), .unbound(_, _, let cause): cause
+        case .resumed(_, let cause): cause
         default: nil
         }
     }

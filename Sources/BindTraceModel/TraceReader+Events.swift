@@ -124,6 +124,8 @@ extension TraceReader {
             return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
         case .stopped(let derived, let source):
             return .stopped(derived: derived, source: source)
+        case .resumed(let delivery, let cause):
+            return .resumed(delivery: resolve(delivery), cause: resolve(cause))
         }
     }
 

@@ -163,6 +163,8 @@ package struct TraceWriter {
             return .calledAt(back: own &- event, site: self.site(site))
         case .stopped(let derived, let source):
             return .stopped(derived: derived, source: source)
+        case .resumed(let delivery, let cause):
+            return .resumed(delivery: self.cause(delivery, own: own), cause: self.cause(cause, own: own))
         }
     }
 }

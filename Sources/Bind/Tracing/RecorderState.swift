@@ -403,6 +403,18 @@ struct RecorderState {
         }
     }
 
+    /// Appends a `resumed` event: the delivery `delivery` goes on inside `enclosing`. Nothing when
+    /// the delivery began before the stream (a reader could not name it).
+    mutating func appendResumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
+        guard causeBack(delivery.event, own: bt_stream_last() &+ 1) != 0 else { return }
+        let own = takeSequence()
+        let event = EventRecord.resumed(
+            delivery: causeField(delivery, own: own), cause: causeField(enclosing, own: own))
+        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+            TraceRecord.event(delta: delta, event).encode(at: base)
+        }
+    }
+
     /// Encodes, in sequence order, the updates the threads' rings hold up to number `last` (every
     /// number after `lastWritten` up to it is an update in some ring: the locked events are
     /// written as they take theirs). A number taken but not yet written is waited for; the crash

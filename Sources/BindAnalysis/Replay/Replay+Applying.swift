@@ -128,6 +128,9 @@ extension Replay {
             if looksForStoppedCombines, let combine = outputTable[derived] {
                 stoppedCombines.stopped(combine, source: source, sequence: event.sequence)
             }
+        case .resumed(let delivery, let cause):
+            enter(cause, event: event)
+            if let delivery { resume(delivery, thread: event.thread) }
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).
