@@ -190,6 +190,15 @@ struct RecorderState {
         capture = nil
     }
 
+    /// Ends the lock-free path before the process ends (a signal): the stream's epoch becomes 0, so
+    /// every later update takes the locked path, and every update numbered until then is merged.
+    /// (Closing the stream merges what the rings hold and drops it with the buffer: an update taken
+    /// between the file's last flush and that close would be made and never written.)
+    mutating func stopTakingUpdates() {
+        guard streamOpen else { return }
+        mergeRings(through: bt_stream_set_epoch(0))
+    }
+
     /// The last sink left: no update is taken any more, and those still in rings are dropped with
     /// the buffer (the sinks have what they wanted).
     private mutating func closeStream() {

@@ -153,7 +153,8 @@ enum TraceRecorder {
             return
         }
         let committed = state.pointee.committedChunk
-        // Closing the stream sets its epoch to 0: from here every update takes the locked path.
+        // From here every update takes the locked path, and waits.
+        state.pointee.stopTakingUpdates()
         let chunks = state.pointee.fileClosed().filter { $0.number > committed }
         if file?.loss() == nil {
             for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
