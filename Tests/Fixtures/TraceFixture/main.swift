@@ -34,6 +34,9 @@
 //     TraceFixture N limited  N updates at full speed, then exits (run with BIND_TRACE_LIMIT)
 //     TraceFixture S soak     updates at full speed for S seconds; prints "second K: U updates, RSS R KB"
 //                             after each second and "total U" at the end, then exits
+//     TraceFixture N deep     the shape of issue 39 (Benchmarks' TraceWorkload … deep): a chain of
+//                             2,000 Outputs, maps and every fourth a combine with one from the middle
+//                             of a spine of maps, all from one root, which updates N times
 //     TraceFixture N combine-helper
 //                             a combine made in a helper of a source the helper does not keep, bound
 //                             after the helper returned; the kept source updates N times; prints
@@ -260,6 +263,21 @@ case "soak":
         say("second \(second): \(value - before) updates, RSS \(residentKilobytes()) KB")
     }
     say("total \(value)")
+    exit(0)
+case "deep":
+    var spine = [counter]
+    var chain = counter
+    for index in 1..<2_000 {
+        if index % 4 == 0 {
+            chain = Output.combine(chain, spine[spine.count / 2]).map { $0.0 &+ $0.1 }
+        } else if index % 4 == 2 {
+            spine.append(spine[spine.count - 1].map { $0 &+ 1 })
+        } else {
+            chain = chain.map { $0 &+ 1 }
+        }
+    }
+    chain.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
     exit(0)
 case "combine-helper":
     let second = Output<Int>(value: 0).labeled("second")
