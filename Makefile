@@ -14,7 +14,7 @@ PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, pl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -88,6 +88,12 @@ test-plain:
 
 test-tracing: release-fixture
 	$(SWIFT) test $(TRACING_BUILD)
+
+## The long form of the recorder's stress tests (`make test` runs the short one, 20 trials): 200 trials of
+## SIGTERM, SIGINT and SIGHUP mid-burst, each trace checked against a count of updates kept in shared memory.
+STRESS_TRIALS ?= 200
+stress: setup
+	BIND_STRESS_TRIALS=$(STRESS_TRIALS) $(SWIFT) test $(TRACING_BUILD) --filter SignalCountTests
 
 ## TraceFixture built with -c release in the instrumented build's folder: StoppedCombineProgramTests runs
 ## it, since the optimiser may release a combine's source after its last use (docs/compatibility.md).

@@ -99,9 +99,10 @@ let package = Package(
             dependencies: ["Bind", "UIKitStandIn", "WebKitStandIn"],
             swiftSettings: [.define("BIND_UIKIT_STANDIN")]
         ),
-        // Shared by the tests: writes traces with the format's own encoder, reads captures.
+        // Shared by the tests: writes traces with the format's own encoder, reads captures (each
+        // checked for inconsistencies by the analysis's replay as it is read).
         .target(
-            name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
+            name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindAnalysis"],
             path: "Tests/BindTraceTestSupport"),
         .testTarget(
             name: "BindTraceModelTests",

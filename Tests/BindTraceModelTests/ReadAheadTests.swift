@@ -204,7 +204,7 @@ struct CompactEventTests {
                 switch event.kind {
                 case .outputCreated, .bound, .scopeBegan, .mark, .labeled: break
                 // Rare kinds are detailed: a new kind needs no compact form (docs/architecture.md).
-                case .dangling, .stopped: break
+                case .dangling, .stopped, .resumed: break
                 case .updated(_, _, let preview), .fired(_, _, let preview): #expect(preview != nil)
                 default: Issue.record("\(event.kind.name) has no compact form")
                 }

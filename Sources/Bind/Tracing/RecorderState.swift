@@ -192,6 +192,15 @@ struct RecorderState {
         capture = nil
     }
 
+    /// Ends the lock-free path before the process ends (a signal): the stream's epoch becomes 0, so
+    /// every later update takes the locked path, and every update numbered until then is merged.
+    /// (Closing the stream merges what the rings hold and drops it with the buffer: an update taken
+    /// between the file's last flush and that close would be made and never written.)
+    mutating func stopTakingUpdates() {
+        guard streamOpen else { return }
+        mergeRings(through: bt_stream_set_epoch(0))
+    }
+
     /// The last sink left: no update is taken any more, and those still in rings are dropped with
     /// the buffer (the sinks have what they wanted).
     private mutating func closeStream() {
@@ -423,6 +432,18 @@ struct RecorderState {
             RecordEncoder.encodeUpdate(
                 at: base, fire: fire, delta: delta, output: id, causeBack: field.back,
                 causeSubscription: field.subscription)
+        }
+    }
+
+    /// Appends a `resumed` event: the delivery `delivery` goes on inside `enclosing`. Nothing when
+    /// the delivery began before the stream (a reader could not name it).
+    mutating func appendResumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
+        guard causeBack(delivery.event, own: bt_stream_last() &+ 1) != 0 else { return }
+        let own = takeSequence()
+        let event = EventRecord.resumed(
+            delivery: causeField(delivery, own: own), cause: causeField(enclosing, own: own))
+        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+            TraceRecord.event(delta: delta, event).encode(at: base)
         }
     }
 

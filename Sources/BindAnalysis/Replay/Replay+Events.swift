@@ -74,6 +74,10 @@ extension Replay {
                     outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
                     boundSubscription: binding.subscription),
                 thread: event.thread)
+            if stoppedCombines.watchesBinds {
+                stoppedCombines.bound(
+                    binding.output, sequence: event.sequence, site: symbols.site(binding.site), replay: self)
+            }
             if subscriptionTable.reference(binding.subscription) != nil {
                 record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
                 return
