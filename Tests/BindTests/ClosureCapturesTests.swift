@@ -447,7 +447,9 @@ struct CaptureCostTests {
                 for _ in 0..<iterations { total &+= read() }
             }
             let nanoseconds = Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
-            print("captures cost: \(name): \(String(format: "%.1f", nanoseconds / Double(iterations))) ns/call (\(total))")
+            print(
+                "captures cost: \(name): \(String(format: "%.1f", nanoseconds / Double(iterations))) ns/call (\(total))"
+            )
         }
     }
 }

@@ -196,7 +196,8 @@ final class CaptureLayout: Sendable {
                 return
             }
             for field in fields where field.isStrong {
-                appendSlots(forValueOf: RuntimeType(field.type), at: offset + field.offset, depth: depth + 1, to: &slots)
+                appendSlots(
+                    forValueOf: RuntimeType(field.type), at: offset + field.offset, depth: depth + 1, to: &slots)
             }
         default:
             // Collections' elements, enums with payloads, opaque builtins: not read.

@@ -30,14 +30,16 @@ enum RetainWalk {
     /// Elements read per collection, so one huge array cannot make the walk unbounded.
     static let maximumElements = 1024
 
+    typealias RetainPath = (path: String, target: UInt64)
+
     private struct Walk {
         let isTarget: (AnyObject) -> UInt64?
         var seen: Set<UnsafeRawPointer> = []
-        var found: [(path: String, target: UInt64)] = []
+        var found: [RetainPath] = []
         /// Objects to expand next: address, path from the root, hops from the root.
         var queue: [(object: UnsafeRawPointer, path: String, hops: Int)] = []
 
-        mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [(path: String, target: UInt64)] {
+        mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [RetainPath] {
             seen.insert(root)
             queue.append((root, "", 0))
             var next = 0
@@ -78,7 +80,9 @@ enum RetainWalk {
         mutating func readFields(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int = 0) {
             guard depth < ValueReader.maximumDepth, let fields = type.fields else { return }
             for field in fields where field.isStrong {
-                read(RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name), depth: depth + 1)
+                read(
+                    RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name),
+                    depth: depth + 1)
             }
         }
 
@@ -102,7 +106,8 @@ enum RetainWalk {
                 readExistential(type, at: address, path: path, depth: depth)
             case .function:
                 guard type.isEscapingSwiftClosure,
-                    let context = address.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+                    let context = address.load(
+                        fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
                 else { return }
                 var captures: [CapturedReference] = []
                 ClosureCaptures.appendReferences(inContext: context, depth: 0, to: &captures)
