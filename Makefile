@@ -8,7 +8,7 @@ BROWSER_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -55,7 +55,7 @@ api:
 ## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
 ## Sanitizer, and a short pass of every fuzz target.
 ## Each step prints how long it took, so a slow CI run shows where its time went.
-TEST_STEPS := lint api test-plain test-tracing test-e2e asan tsan fuzz-smoke
+TEST_STEPS := lint api test-plain test-tracing test-e2e test-parallel-suite asan tsan fuzz-smoke
 test: setup
 	@for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \
@@ -80,6 +80,13 @@ release-fixture:
 test-e2e: setup
 	$(SWIFT) build --product bind-trace
 	BIND_E2E=1 $(SWIFT) test --filter EndToEndRecipeTests
+
+## A user's suite under the leak check (Samples/ParallelLeakSuite, a package of its own that depends on this one
+## by path): `swift test --parallel` PARALLEL_SUITE_RUNS times (3 here; `Scripts/parallel-suite.sh 10` for the
+## full proof), failing if a clean test ever fails or a planted leak is ever missed.
+PARALLEL_SUITE_RUNS ?= 3
+test-parallel-suite:
+	SWIFT=$(SWIFT) Scripts/parallel-suite.sh $(PARALLEL_SUITE_RUNS)
 
 ## The main job: build the traced sample, run it, write the findings, the graph and the report; then run the
 ## sample's pull-request variant (one bug fixed, an update storm added) and write what changed (bind-trace diff).
