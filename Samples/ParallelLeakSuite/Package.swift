@@ -15,7 +15,9 @@ let package = Package(
         .target(name: "Shop", dependencies: [.product(name: "Bind", package: "Bind")]),
         .testTarget(
             name: "ShopTests",
-            dependencies: ["Shop", .product(name: "Bind", package: "Bind"), .product(name: "BindTesting", package: "Bind")]
+            dependencies: [
+                "Shop", .product(name: "Bind", package: "Bind"), .product(name: "BindTesting", package: "Bind"),
+            ]
         ),
         .testTarget(
             name: "ShopXCTests",

@@ -43,10 +43,11 @@ final class PhotoImportOperation: Operation, @unchecked Sendable {
 
     override func main() {
         let screen = screen
+        let count = library.photoCount
         if dropsSubscription {
-            library.photoCount.bind { screen.countLabel.text = "\($0) photos" }  // expect-with-handles: leaked-subscription
+            count.bind { screen.countLabel.text = "\($0) photos" }  // expect-with-handles: leaked-subscription
         } else {
-            library.photoCount.bind { screen.countLabel.text = "\($0) photos" }.add(to: screen.bag)
+            count.bind { screen.countLabel.text = "\($0) photos" }.add(to: screen.bag)
         }
         screen.imported.update(withValue: 12)
         library.photoCount.update(withValue: 12)

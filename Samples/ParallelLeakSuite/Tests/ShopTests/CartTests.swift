@@ -129,8 +129,10 @@ struct CartTests {
     @Test("a combine of the screen's quantity and the store's count, unbound") func combined() {
         let screen = CartScreen()
         let bag = SubscriptionContainer()
-        Output.combine(screen.quantity, store.itemCount).map { "\($0) × \($1)" }.bind(to: screen.couponLabel.binding[\.text])
-            .add(to: bag)
+        Output.combine(screen.quantity, store.itemCount).map { "\($0) × \($1)" }.bind(
+            to: screen.couponLabel.binding[\.text]
+        )
+        .add(to: bag)
         screen.quantity.update(withValue: 2)
         bag.unsubscribe()
     }
