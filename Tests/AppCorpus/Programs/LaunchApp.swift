@@ -25,7 +25,7 @@ final class OnboardingViewModel {
 
     init(capturesStrongly: Bool) {
         if capturesStrongly {
-            // kept alive by: 'onboarding step' (Int) (the leak) → its subscriber list → subscription N (closure bound at LaunchApp.swift:{line}) → captures OnboardingViewModel strongly → .step, the Output it is bound to → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
+            // kept alive by: 'onboarding step' (Int) (the leak) → its subscriber list → subscription N (closure bound at LaunchApp.swift:{line}) → captures OnboardingViewModel strongly → .step → 'onboarding step' (Int), the Output it is bound to → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
             step.bind { self.visited.append($0) }.add(to: bag)  // expect: retain-cycle
         } else {
             step.bind { [weak self] in self?.visited.append($0) }.add(to: bag)

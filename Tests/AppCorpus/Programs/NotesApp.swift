@@ -26,7 +26,7 @@ final class EditorViewModel {
 
     init(capturesStrongly: Bool) {
         if capturesStrongly {
-            // kept alive by: 'editor draft' (String) (the leak) → its subscriber list → subscription N (closure bound at NotesApp.swift:{line}) → what its closure captured (the Output's owner, for a retain cycle): not recorded → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
+            // kept alive by: 'editor draft' (String) (the leak) → its subscriber list → subscription N (closure bound at NotesApp.swift:{line}) → captures EditorViewModel strongly → .draft → 'editor draft' (String), the Output it is bound to → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
             draft.bind { self.saved.append($0) }.add(to: bag)  // expect: retain-cycle
         } else {
             draft.bind { [weak self] in self?.saved.append($0) }.add(to: bag)

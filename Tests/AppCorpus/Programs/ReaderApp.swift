@@ -29,7 +29,7 @@ final class ArticleScreen {
     func bind(bookmarkCapturesStrongly: Bool) {
         viewModel.headline.bind { [weak self] in self?.headlineLabel.text = $0 }.add(to: bag)
         if bookmarkCapturesStrongly {
-            // kept alive by: 'article bookmarked' (Bool) (the leak) → its subscriber list → subscription N (closure bound at ReaderApp.swift:{line}) → captures ArticleScreen strongly → .viewModel → .isBookmarked, the Output it is bound to → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
+            // kept alive by: 'article bookmarked' (Bool) (the leak) → its subscriber list → subscription N (closure bound at ReaderApp.swift:{line}) → captures ArticleScreen strongly → .viewModel.isBookmarked → 'article bookmarked' (Bool), the Output it is bound to → its Subscription, held in SubscriptionContainer N (who owns the container: not recorded)
             viewModel.isBookmarked.bind { self.bookmarkToggle.isOn = $0 }.add(to: bag)  // expect: retain-cycle
         } else {
             viewModel.isBookmarked.bind { [weak self] in self?.bookmarkToggle.isOn = $0 }.add(to: bag)
