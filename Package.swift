@@ -28,8 +28,9 @@ let package = Package(
     targets: [
         // Thread-local state and the clock for the recorder; linked only into the Tracing build.
         .target(name: "CBindTrace", dependencies: ["CBindCore"]),
-        // The per-thread depth of operator cascades, so deep chains never overflow the stack.
-        .target(name: "CBindCore"),
+        // The per-thread depth of operator cascades, so deep chains never overflow the stack; in the build
+        // without the trait, the line that says BIND_TRACE is ignored (UntracedEnvironment.c).
+        .target(name: "CBindCore", cSettings: [.define("BIND_TRACING", .when(traits: ["Tracing"]))]),
         // The trace format: record tags, fields, encoder and decoder. A leaf: recorder and reader share it.
         .target(name: "BindTraceFormat"),
         .target(

@@ -4,7 +4,7 @@ import Bind
 // `BIND_TRACE=signin.trace` in the instrumented build (`--traits Tracing`) to record a trace, then
 // `bind-trace report signin.trace`. It has deliberate bugs for bind-trace to find: the sign-in
 // screen's email field feeds back into itself (feedback-cycle), its "can submit" combines two checks
-// of the one email (glitch: `bind-trace why signin.trace --output 'can submit'`), and the inbox's cells
+// of the one email (glitch: `bind-trace why signin.trace --label 'can submit'`), and the inbox's cells
 // are reused without unbinding (duplicate-binding) and build a map on a long-lived Output in each
 // configuration (leaked-output). The fixed inbox shows the same screen done right: nothing reported.
 // `SIGNIN_VARIANT=pull-request` runs a pull request on it (SampleVariant.swift) for `bind-trace diff`.

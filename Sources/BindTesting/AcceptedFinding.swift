@@ -40,17 +40,3 @@ public struct AcceptedFinding: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(kind.rawValue) at \(file)\(line.map { ":\($0)" } ?? "")" }
 }
-
-/// What a leak check does in a build without the `Tracing` trait, where it cannot see anything.
-public enum UntracedBuildPolicy: Sendable, Hashable {
-    /// Record a warning saying nothing was checked (the default). The environment variable
-    /// `BIND_LEAK_CHECK_REQUIRE_TRACING=1` turns it into ``fail``, for CI jobs that must check.
-    case warn
-    /// Fail the test: it was meant to check for leaks and could not.
-    case fail
-
-    /// `self`, or ``fail`` when the environment requires tracing.
-    var effective: UntracedBuildPolicy {
-        LeakCheck.environmentRequiresTracing ? .fail : self
-    }
-}

@@ -16,7 +16,8 @@ import Testing
 ///
 /// What counts: whatever the test body binds or creates that is still bound (to a live Output) or
 /// alive when the body returns. Only a build with the `Tracing` trait can see bindings: in any
-/// other build the check records a warning that it checked nothing (see ``UntracedBuildPolicy``).
+/// other build the check says it checked nothing — a failure in CI, a warning elsewhere, by default
+/// (see ``UntracedBuildPolicy``).
 /// A test that throws (a failing `try #require`) still has its leaks reported, before its error.
 public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Findings that are known and not reported.
@@ -24,7 +25,7 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// What to do in a build that cannot record.
     public var untraced: UntracedBuildPolicy
 
-    public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn) {
+    public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic) {
         self.accepted = accepted
         self.untraced = untraced
     }
@@ -56,8 +57,10 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Records one issue per finding, at its site; `anchor` (the test) for what has no site.
     func report(_ outcome: LeakCheckOutcome, anchor: SourceLocation) {
         guard outcome.checked else {
-            let severity: Issue.Severity = untraced.effective == .fail ? .error : .warning
-            Issue.record(Comment(rawValue: LeakCheck.untracedMessage), severity: severity, sourceLocation: anchor)
+            let decision = untraced.decision
+            Issue.record(
+                Comment(rawValue: decision.message), severity: decision.fails ? .error : .warning,
+                sourceLocation: anchor)
             return
         }
         if let error = outcome.readError {
@@ -87,9 +90,9 @@ extension Trait where Self == BindingLeakCheckTrait {
     ///
     /// - Parameters:
     ///   - accepted: known findings, by kind and site (`"App/Cell.swift:42"`).
-    ///   - untraced: what to do in a build without the `Tracing` trait (warn by default).
+    ///   - untraced: what to do in a build without the `Tracing` trait (by default: fail in CI, warn elsewhere).
     public static func bindingLeakCheck(
-        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic
     ) -> Self {
         BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
     }
@@ -111,9 +114,9 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// out what the nested one judged.
 ///
 /// Outside a Swift Testing test (in an XCTest test, where Swift Testing issues would be dropped) each
-/// finding fails the running XCTest test with `XCTFail` at the caller's line, its own site named in
-/// the message; an XCTest test can also use `XCTestCase.assertNoBindingLeaks`, which fails at the
-/// finding's line.
+/// finding fails the running XCTest test at the finding's own line (its file found below the package
+/// that holds `filePath`), as `XCTestCase.assertNoBindingLeaks` does; a finding with no site fails at
+/// the caller's line.
 ///
 /// - Parameters:
 ///   - accepted: known findings, by kind and site, that are not reported.
@@ -123,7 +126,7 @@ extension Trait where Self == BindingLeakCheckTrait {
 ///     can call this.
 ///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
-    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {
@@ -167,7 +170,7 @@ extension LeakCheck {
 ///   - file, line: where an XCTest failure goes outside a Swift Testing test (`XCTFail` takes only
 ///     a literal path): the helper's call, unless it forwards its own `#filePath` and `#line`.
 public func withBindingLeakCheck(
-    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
     sourceLocation: SourceLocation, file: StaticString = #filePath, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {

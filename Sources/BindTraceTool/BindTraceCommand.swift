@@ -83,15 +83,30 @@ struct BindTraceCommand: ParsableCommand {
             Self.exit(2)
         } catch {
             StandardOutput.shared.flush()
-            let message = fullMessage(for: error)
             if exitCode(for: error) == .success {
-                if !message.isEmpty { StandardOutput.shared.write(message + "\n") }
+                let help = fullMessage(for: error)
+                if !help.isEmpty { StandardOutput.shared.write(help + "\n") }
                 StandardOutput.shared.flush()
                 Self.exit(0)
             }
-            StandardError.writeLines(message)
+            StandardError.write(usageError(message(for: error), arguments: Array(CommandLine.arguments.dropFirst())))
             Self.exit(2)
         }
+    }
+
+    /// A usage error as one line, as an unknown command is: `bind-trace check: unknown option
+    /// '--frobnicate' (bind-trace help check lists the options)`. ArgumentParser's own message may
+    /// span lines (several errors, a suggestion); they are joined.
+    static func usageError(_ message: String, arguments: [String]) -> String {
+        let command = arguments.first.flatMap { subcommandNames.contains($0) ? $0 : nil }
+        var text = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+        if let first = text.first, first.isUppercase, !text.hasPrefix("Bind") {
+            text = first.lowercased() + text.dropFirst()
+        }
+        let help = command.map { "bind-trace help \($0)" } ?? "bind-trace --help"
+        return "bind-trace\(command.map { " \($0)" } ?? ""): \(text) (\(help) lists the options)"
     }
 
     /// Exits with `status`, or with 2 when standard output could not be written whole: a gate must

@@ -1,10 +1,10 @@
-#if Tracing
 import Bind
 import BindAnalysis
 import BindTraceModel
+import BindTraceTestSupport
 import Testing
 
-@Suite("stopped-combine")
+@Suite("stopped-combine", .requiresTracing)
 struct StoppedCombineTests {
     @Test("a combine whose source is released while its result is bound, then another source updates, is a note")
     func sourceReleasedThenUpdate() throws {
@@ -91,4 +91,3 @@ struct StoppedCombineTests {
         #expect(try analyze(recording).findings.isEmpty)
     }
 }
-#endif

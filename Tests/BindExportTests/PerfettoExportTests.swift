@@ -21,6 +21,31 @@ struct PerfettoExportTests {
         #expect(topLevel.count == exported.perfetto.events.count + exported.perfetto.tracks.count)
     }
 
+    @Test("Perfetto's own schema finds an unknown field and a field of the wrong wire type (the check can fail)")
+    func schemaCheckCanFail() throws {
+        // Given an exported file with two packets appended: one holding field 999, which TracePacket
+        // does not have, and one whose timestamp (field 8, a varint) is written length-delimited
+        let exported = try Exported(ExportTraces.propagation())
+        defer { exported.cleanUp() }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: exported.perfettoPath)))
+        let unknownField: [UInt8] = [0xB8, 0x3E, 0x01]
+        let wrongWireType: [UInt8] = [0x42, 0x01, 0x00]
+        for packet in [unknownField, wrongWireType] { bytes += [0x0A, UInt8(packet.count)] + packet }
+        let damaged = exported.directory.appendingPathComponent("damaged.pftrace")
+        try Data(bytes).write(to: damaged)
+        try #require(
+            PythonChecks.hasPerfetto, "python3 with Perfetto's schema (python3 -m pip install perfetto; make setup)")
+
+        // When Perfetto's schema reads both
+        let good = try PythonChecks.perfettoProblems(exported.perfettoPath)
+        let bad = try PythonChecks.perfettoProblems(damaged.path)
+
+        // Then only the damaged one has problems, each named by its place
+        #expect(good.isEmpty, "\(good)")
+        #expect(bad.contains { $0.hasPrefix("trace.packet[") && $0.contains("unknown field 999") }, "\(bad)")
+        #expect(bad.contains { $0.contains("unknown field 8 (wire type 2)") }, "\(bad)")
+    }
+
     @Test("each recorded thread is a track with its recorded name, under the process; each scope a track")
     func descriptors() throws {
         let exported = try Exported(ExportTraces.twoThreads())

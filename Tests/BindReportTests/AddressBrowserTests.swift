@@ -133,6 +133,35 @@ struct AddressBrowserTests {
         #expect(run.problems.isEmpty, "\(run.problems)")
     }
 
+    @Test("a report of a trace that released everything shows its busiest moment, and a long path folded")
+    func releasedEverything() throws {
+        // Given a glitch through 100 maps made at one line, and every Output released before the end
+        let trace = NSTemporaryDirectory() + "chain-\(UUID().uuidString).trace"
+        try Data(ChainGlitchTrace(length: 100, releasingEverything: true).bytes).write(to: URL(fileURLWithPath: trace))
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let directory = try Fixtures.temporaryDirectory()
+        try ReportWriter.write(try ReportContent.build(fromTrace: trace).content, to: directory)
+
+        // When the report is opened
+        let run = try BrowserSession.run(
+            "file://\(directory)/index.html",
+            [
+                .read("String(document.getElementById('graph-image').naturalWidth > 0)"),
+                .read("document.getElementById('graph-caption').textContent"),
+                .read("String(document.querySelectorAll('.node-box:not(.subscriber-box)').length)"),
+                .read("document.querySelector('article.finding[data-kind=glitch]').textContent"),
+            ])
+
+        // Then the graph is drawn at the moment all 104 Outputs lived, and the glitch's path is folded
+        #expect(run.results[0] == "true")
+        #expect(run.results[1]?.contains("when most Outputs were alive (104); none is alive at the end") == true)
+        #expect((run.results[2].flatMap { Int($0) } ?? 0) > 0, "no Output node has a box to outline")
+        let finding = try #require(run.results[3])
+        #expect(finding.contains("'email' (String) → map → Int ×100 at Others.swift:51 → 'valid' (Bool)"))
+        #expect(!finding.contains("Others.swift:51 → map"))
+        #expect(run.problems.isEmpty, "\(run.problems)")
+    }
+
     /// Whether a node's outline lies inside the graph's viewport (zoomed and panned to it).
     static func boxInsideViewport(_ node: String) -> String {
         "(function () { var v = document.getElementById('graph-viewport').getBoundingClientRect();"

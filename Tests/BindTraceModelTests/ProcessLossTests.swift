@@ -1,4 +1,3 @@
-#if Tracing
 import BindTraceModel
 import BindTraceTestSupport
 import Foundation
@@ -24,7 +23,7 @@ private func recorderLines(_ pipe: Pipe) -> [String] {
 extension TraceFileTests {
     /// Nothing invented, nothing lost in silence: what signals, crashes, lost files and runs sharing
     /// one path leave in the trace (docs/trace-format.md, "Crash safety and loss").
-    @Suite("Signals mid-burst, crashes, lost files and one path per run")
+    @Suite("Signals mid-burst, crashes, lost files and one path per run", .requiresTracing)
     struct ProcessLossTests {
         @Test(
             "SIGTERM or SIGINT mid-burst: every update made before the signal is in the trace, once (50 trials)")
@@ -208,4 +207,3 @@ private func eventsOfUnknownOutputs(path: String) throws -> Int {
     }
     return unknown
 }
-#endif

@@ -40,6 +40,10 @@ struct ExportCommandTests {
         #expect(threadNames.count == 2)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: perfetto))
         #expect(bytes.first == 0x0A, "the file starts with field 1 of Trace, a packet")
+        try #require(
+            PythonChecks.hasPerfetto, "python3 with Perfetto's schema (python3 -m pip install perfetto; make setup)")
+        let problems = try PythonChecks.perfettoProblems(perfetto)
+        #expect(problems.isEmpty, "Perfetto's own schema: \(problems.prefix(20))")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
     }

@@ -1,3 +1,4 @@
+import BindTraceTestSupport
 import Foundation
 import Testing
 

@@ -87,6 +87,28 @@ struct ReportCommandTests {
         #expect(!html.contains("\" onload=\"x"))
     }
 
+    @Test("--max-nodes means what it means in graph: the report draws that many nodes and counts the rest")
+    func graphLimited() throws {
+        // Given 300 distinct Outputs, more than --max-nodes 100
+        let trace = try TemporaryTrace(GraphTraces.big(count: 300))
+        let out = try TemporaryDirectory()
+        defer { trace.cleanUp(); out.cleanUp() }
+
+        // When the report and the graph are drawn with the same limit
+        let report = try Tool.run("report", trace.path, "-o", out.path, "--max-nodes", "100")
+        let graph = try Tool.run("graph", trace.path, "-o", out.file("graph.svg"), "--max-nodes", "100")
+
+        // Then both draw the graph and leave the same Outputs out, saying so
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(graph.status == 0, "\(graph.standardError)")
+        let html = String(decoding: try out.contents("index.html"), as: UTF8.self)
+        #expect(html.contains("data:image/svg+xml;base64,"), "the graph is drawn")
+        #expect(!html.contains("not drawn"))
+        let leftOut = "200 Outputs left out: the graph is limited to 100 nodes, those with findings first"
+        #expect(report.standardError.contains(leftOut), "\(report.standardError)")
+        #expect(graph.standardError.contains(leftOut), "\(graph.standardError)")
+    }
+
     @Test("an unreadable trace is exit 2 with one line naming it")
     func badTrace() throws {
         let out = try TemporaryDirectory()

@@ -1,4 +1,3 @@
-#if Tracing
 import BindTraceTestSupport
 import Foundation
 import Testing
@@ -6,7 +5,7 @@ import Testing
 /// `stopped-combine` on traces of a real program, built as users build it: debug, and release
 /// (`-c release`, where the optimiser may release a source after its last use). `make test` builds
 /// the release fixture first (`make release-fixture`); `BIND_RELEASE_FIXTURE` names another.
-@Suite("stopped-combine on a program's trace, debug and release builds")
+@Suite("stopped-combine on a program's trace, debug and release builds", .requiresTracing)
 struct StoppedCombineProgramTests {
     static var debugFixture: URL? {
         (try? Tool.executable()).map { $0.resolvingSymlinksInPath().deletingLastPathComponent() }
@@ -104,4 +103,3 @@ struct StoppedCombineProgramTests {
         return try #require(index, "the fixture holds the line") + 1
     }
 }
-#endif

@@ -70,6 +70,8 @@ struct RecorderState {
     var threadCount: UInt32 = 0
     var eventsSinceClock = false
     var strings = TraceStrings()
+    /// Each thread's name in the current strings, distinct from the others'.
+    var threadNames = ThreadNames()
     /// Set only by the crash flush: a full buffer is written to this descriptor at once, since
     /// handing it on allocates.
     var crashDescriptor: Int32 = -1
@@ -512,7 +514,9 @@ struct RecorderState {
                 ring.pointee.name_id = 0
             } else {
                 if ring == bt_ring_current() { bt_ring_read_name(ring) }
-                ring.pointee.name_id = intern(Self.name(of: ring))
+                let name = threadNames.distinct(
+                    Self.name(of: ring), thread: ring.pointee.thread, generation: strings.generation)
+                ring.pointee.name_id = intern(name)
                 ring.pointee.name_generation = strings.generation
             }
         }

@@ -16,12 +16,20 @@ package struct WhyChain: Hashable, Sendable {
     /// For a selection by closure: the subscription bound at that line, which the last step's
     /// Output delivered to.
     package var deliveredTo: WhySubscription?
+    /// Whether the trace records values (`BIND_TRACE_VALUES=1`: an update or fire before the
+    /// selected event carried a preview). A step without a value then means one the recorder never
+    /// sees, an Output's value at creation, not previews turned off.
+    package var recordsValues = false
 
-    package init(selected: UInt64, steps: [WhyStep], isComplete: Bool, deliveredTo: WhySubscription? = nil) {
+    package init(
+        selected: UInt64, steps: [WhyStep], isComplete: Bool, deliveredTo: WhySubscription? = nil,
+        recordsValues: Bool = false
+    ) {
         self.selected = selected
         self.steps = steps
         self.isComplete = isComplete
         self.deliveredTo = deliveredTo
+        self.recordsValues = recordsValues
     }
 }
 

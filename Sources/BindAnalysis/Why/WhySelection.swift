@@ -24,6 +24,15 @@ package enum WhyOutputMatch: Hashable, Sendable {
     }
 }
 
+/// An Output an Output selection may mean, and its updates so far.
+private struct UpdateTally {
+    var output: WhyOutput
+    var updates = 0
+    /// The `--nth` update's event, once there.
+    var nth: UInt64?
+    var last: UInt64?
+}
+
 /// Which of an Output's updates.
 package enum WhyOccurrence: Hashable, Sendable {
     /// The k-th, from 1.
@@ -36,10 +45,17 @@ package enum WhyOccurrence: Hashable, Sendable {
 package struct WhyTarget: Hashable, Sendable {
     package var event: UInt64
     package var subscription: UInt64?
+    /// What the user should know about how the event was chosen (several Outputs share the label):
+    /// one line for standard error, or nil.
+    package var note: String?
+    /// Whether the trace records values (an update or fire with a preview, anywhere the first
+    /// pass read): a step without a value is then one no record carries, not previews turned off.
+    package var traceRecordsValues = false
 
-    package init(event: UInt64, subscription: UInt64? = nil) {
+    package init(event: UInt64, subscription: UInt64? = nil, note: String? = nil) {
         self.event = event
         self.subscription = subscription
+        self.note = note
     }
 }
 
@@ -58,9 +74,10 @@ package struct WhyLocator {
     /// Events seen so far.
     package private(set) var events: UInt64 = 0
     private var found: WhyTarget?
-    private var matchedOutputs: Set<UInt64> = []
-    private var updatesOfMatched = 0
-    private var labels: [UInt64: String] = [:]
+    /// For an Output selection: the updates of each live Output that may match (every live Output
+    /// for a label, since a label may come after its first updates), and those released that matched.
+    private var tallies: [UInt64: UpdateTally] = [:]
+    private var releasedMatches: [UpdateTally] = []
     /// Distinct labels and bind sites seen, at most ``sampleLimit`` of each: the "did you mean" list.
     private var seenLabels: Set<String> = []
     private var seenSites: Set<SourceSite> = []
@@ -69,32 +86,36 @@ package struct WhyLocator {
     private var subscriptionOutputs: [UInt64: UInt64] = [:]
     private var bindsAtSite = 0
     private static let sampleLimit = 10_000
+    /// Whether an update or fire read so far carried a preview.
+    private var recordsValues = false
+    /// How far past a found `--event` the first pass reads to learn whether the trace has values.
+    private static let valueLookahead: UInt64 = 10_000
 
     package init(_ selection: WhySelection) {
         self.selection = selection
-        if case .output(.id(let id), _) = selection { matchedOutputs.insert(id) }
+        if case .output(.id(let id), _) = selection {
+            // Updates count even when the trace never announced the Output (it began mid-run).
+            tallies[id] = UpdateTally(
+                output: WhyOutput(id: id, kind: .output, valueType: "", site: SourceSite(file: "", line: 0), label: nil)
+            )
+        }
     }
 
     /// Takes in the next event; returns `true` once the selection is found for good (no later
     /// event can change it), so the caller can stop reading.
     package mutating func consume(_ event: TraceEvent) -> Bool {
         events += 1
+        switch event.kind {
+        case .updated(_, _, _?), .fired(_, _, _?): recordsValues = true
+        default: break
+        }
         switch selection {
         case .event(let sequence):
-            if event.sequence == sequence {
-                found = WhyTarget(event: sequence)
-                return true
-            }
+            if event.sequence == sequence { found = WhyTarget(event: sequence) }
+            // Found: read on a little only to learn whether the trace records values.
+            if let found { return recordsValues || event.sequence > found.event + Self.valueLookahead }
         case .output(let match, let occurrence):
-            track(labelsOf: event, match: match)
-            switch event.kind {
-            case .updated(let output, _, _), .fired(let output, _, _):
-                guard matchedOutputs.contains(output) else { break }
-                updatesOfMatched += 1
-                found = WhyTarget(event: event.sequence)
-                if case .nth(let k) = occurrence, updatesOfMatched == k { return true }
-            default: break
-            }
+            return tally(event, match: match, occurrence: occurrence)
         case .closure(let site):
             trackClosures(event, site: site)
         }
@@ -103,42 +124,27 @@ package struct WhyLocator {
 
     /// The event to explain, or why there is none.
     package func result() -> Result<WhyTarget, WhySelectionError> {
+        selectedResult().map { target in
+            var target = target
+            target.traceRecordsValues = recordsValues
+            return target
+        }
+    }
+
+    private func selectedResult() -> Result<WhyTarget, WhySelectionError> {
         switch selection {
         case .event(let sequence):
             if let found { return .success(found) }
             return .failure(WhySelectionError(description: "there is no event \(sequence) (the trace has \(events))"))
         case .output(let match, let occurrence):
-            let name: String
-            switch match {
-            case .id(let id): name = "Output #\(id)"
-            case .label(let label): name = "'\(Narrator.shortened(label))'"
-            }
-            if updatesOfMatched == 0 {
-                if case .label(let label) = match, matchedOutputs.isEmpty {
-                    let nearest = Self.nearest(to: label, in: seenLabels).map { "'\(Narrator.shortened($0))'" }
-                    let known =
-                        nearest.isEmpty ? "no Output has a label" : "nearest labels: " + nearest.joined(separator: ", ")
-                    return .failure(
-                        WhySelectionError(description: "no Output is labelled \(name) (\(known); \(events) events)"))
-                }
-                return .failure(WhySelectionError(description: "\(name) was never updated (\(events) events)"))
-            }
-            if case .nth(let k) = occurrence, k != updatesOfMatched || found == nil {
-                return .failure(
-                    WhySelectionError(
-                        description:
-                            "\(name) was updated \(Narrator.count(UInt64(updatesOfMatched), "time")); there is no update \(k)"
-                    ))
-            }
-            if let found { return .success(found) }
-            return .failure(WhySelectionError(description: "\(name) was never updated (\(events) events)"))
+            return outputResult(match, occurrence)
         case .closure(let site):
             if let found { return .success(found) }
             if bindsAtSite > 0 {
                 return .failure(
                     WhySelectionError(
                         description:
-                            "the subscription bound at \(site) never received a value after its bind (\(events) events)"
+                            "the subscription bound at \(site) never received a value after its bind (\(Narrator.count(events, "event")))"
                     ))
             }
             let sameFile = seenSites.filter { Self.file($0.file, matches: site.file) }.sorted().prefix(5)
@@ -146,34 +152,103 @@ package struct WhyLocator {
                 sameFile.isEmpty
                 ? "no bind in a file named \(site.file)"
                 : "binds in that file: " + sameFile.map { "line \($0.line)" }.joined(separator: ", ")
-            return .failure(WhySelectionError(description: "nothing was bound at \(site) (\(known); \(events) events)"))
+            return .failure(
+                WhySelectionError(
+                    description: "nothing was bound at \(site) (\(known); \(Narrator.count(events, "event")))"))
         }
     }
 
-    private mutating func track(labelsOf event: TraceEvent, match: WhyOutputMatch) {
+    /// Counts the updates of the Outputs an Output selection may mean; true once an `--nth` of an
+    /// id is found (a label may still be given to another Output later, so a label reads to the end).
+    private mutating func tally(_ event: TraceEvent, match: WhyOutputMatch, occurrence: WhyOccurrence) -> Bool {
         switch event.kind {
         case .outputCreated(let creation):
-            if let label = creation.label { remember(label: label, of: creation.output) }
-        case .labeled(let output, let label):
-            remember(label: label, of: output)
-        case .released(let output):
-            labels[output] = nil
-        default: return
-        }
-        if case .label(let wanted) = match {
-            switch event.kind {
-            case .outputCreated(let creation):
-                if creation.label == wanted { matchedOutputs.insert(creation.output) }
-            case .labeled(let output, let label):
-                if label == wanted { matchedOutputs.insert(output) } else { matchedOutputs.remove(output) }
-            default: break
+            if let label = creation.label, seenLabels.count < Self.sampleLimit { seenLabels.insert(label) }
+            let made = WhyOutput(
+                id: creation.output, kind: creation.kind, valueType: creation.valueType, site: creation.site,
+                label: creation.label)
+            switch match {
+            case .id(let id): if creation.output == id { tallies[id]?.output = made }
+            case .label: tallies[creation.output] = UpdateTally(output: made)
             }
+        case .labeled(let output, let label):
+            if seenLabels.count < Self.sampleLimit { seenLabels.insert(label) }
+            tallies[output]?.output.label = label
+        case .released(let output):
+            // An id's tally stays: its updates count whatever the trace says of its life.
+            guard case .label = match, let tally = tallies.removeValue(forKey: output) else { break }
+            if Self.tally(tally, matches: match) { releasedMatches.append(tally) }
+        case .updated(let output, _, _), .fired(let output, _, _):
+            guard var tally = tallies[output] else { break }
+            tally.updates += 1
+            tally.last = event.sequence
+            if case .nth(let k) = occurrence, tally.updates == k { tally.nth = event.sequence }
+            tallies[output] = tally
+            if case .id = match, case .nth(let k) = occurrence, tally.updates == k { return true }
+        default: break
+        }
+        return false
+    }
+
+    private static func tally(_ tally: UpdateTally, matches match: WhyOutputMatch) -> Bool {
+        switch match {
+        case .id(let id): tally.output.id == id && tally.updates > 0
+        case .label(let label): tally.output.label == label
         }
     }
 
-    private mutating func remember(label: String, of output: UInt64) {
-        labels[output] = label
-        if seenLabels.count < Self.sampleLimit { seenLabels.insert(label) }
+    /// The update an Output selection names. Several Outputs with the label: the one updated last
+    /// is explained, and the note names the others and how to pick one.
+    private func outputResult(
+        _ match: WhyOutputMatch, _ occurrence: WhyOccurrence
+    ) -> Result<WhyTarget, WhySelectionError> {
+        let matches = (releasedMatches + tallies.values.filter { Self.tally($0, matches: match) })
+            .sorted { $0.output.id < $1.output.id }
+        let name: String
+        switch match {
+        case .id(let id): name = "Output #\(id)"
+        case .label(let label): name = "'\(Narrator.shortened(label))'"
+        }
+        if case .label(let label) = match, matches.isEmpty {
+            let nearest = Self.nearest(to: label, in: seenLabels).map { "'\(Narrator.shortened($0))'" }
+            let known = nearest.isEmpty ? "no Output has a label" : "nearest labels: " + nearest.joined(separator: ", ")
+            return .failure(
+                WhySelectionError(
+                    description: "no Output is labelled \(name) (\(known); \(Narrator.count(events, "event")))"))
+        }
+        let updated = matches.filter { $0.updates > 0 }
+        guard let chosen = updated.max(by: { ($0.last ?? 0) < ($1.last ?? 0) }) else {
+            let subject = matches.count > 1 ? "none of the \(matches.count) Outputs labelled \(name)" : name
+            return .failure(
+                WhySelectionError(description: "\(subject) was never updated (\(Narrator.count(events, "event")))"))
+        }
+        let note = matches.count > 1 ? Self.note(chosen: chosen, among: matches, label: name) : nil
+        switch occurrence {
+        case .last:
+            return .success(WhyTarget(event: chosen.last ?? 0, note: note))
+        case .nth(let k):
+            guard let event = chosen.nth else {
+                let which = matches.count > 1 ? "\(name) (Output #\(chosen.output.id))" : name
+                return .failure(
+                    WhySelectionError(
+                        description:
+                            "\(which) was updated \(Narrator.count(UInt64(chosen.updates), "time")); there is no update \(k)"
+                            + (note.map { " (\($0))" } ?? "")))
+            }
+            return .success(WhyTarget(event: event, note: note))
+        }
+    }
+
+    /// `5 Outputs are labelled 'status': explaining #12 …, the one updated last; the others: …`.
+    private static func note(chosen: UpdateTally, among matches: [UpdateTally], label: String) -> String {
+        let others = matches.filter { $0.output.id != chosen.output.id }
+        let listed = others.prefix(5).map { other in
+            "#\(other.output.id) made at \(other.output.site) (\(Narrator.count(UInt64(other.updates), "update")))"
+        }
+        let more = others.count > 5 ? ", and \(others.count - 5) more" : ""
+        return "\(matches.count) Outputs are labelled \(label); explaining Output #\(chosen.output.id) made at "
+            + "\(chosen.output.site), the one updated last; the others: \(listed.joined(separator: ", "))\(more); "
+            + "pick one with --output-id ID"
     }
 
     private mutating func trackClosures(_ event: TraceEvent, site: SourceSite) {

@@ -15,8 +15,7 @@ package enum WhyText {
         var lines: [String] = []
         let last = chain.steps.last
         let what = last.map(title) ?? "event"
-        lines.append(
-            "why event \(chain.selected): \(what), \(Narrator.count(UInt64(chain.steps.count), "step")) from the root")
+        lines.append("why event \(chain.selected): \(what), \(distance(chain))")
         if !chain.isComplete {
             lines.append(
                 "(earlier steps are not in the trace: the root came before its start, Bind deferred a step "
@@ -24,7 +23,7 @@ package enum WhyText {
         }
         for (index, step) in chain.steps.enumerated() {
             lines.append(header(of: step, isRoot: index == 0 && chain.isComplete))
-            lines.append("     " + change(of: step))
+            lines.append("     " + change(of: step, recordsValues: chain.recordsValues))
             if let via = step.via, !via.contributors.isEmpty {
                 let changed = chain.steps.indices.contains(index - 1) ? chain.steps[index - 1].output?.name : nil
                 var text = "     " + (changed.map { "input \($0) changed; " } ?? "")
@@ -37,6 +36,18 @@ package enum WhyText {
             lines.append("  ↳ delivered to the \(subscription.name) (subscription \(subscription.id))")
         }
         return lines
+    }
+
+    /// How far the selected event is from the root, in hops: `the root itself`, `1 step from the
+    /// root`, `3 steps from the root`; a chain cut short counts from its oldest step kept.
+    private static func distance(_ chain: WhyChain) -> String {
+        let hops = UInt64(max(chain.steps.count - 1, 0))
+        guard chain.isComplete else {
+            return hops == 0
+                ? "the oldest step the trace keeps" : "\(Narrator.count(hops, "step")) from the oldest step kept"
+        }
+        return hops == 0
+            ? "the root itself (no subscription caused it)" : "\(Narrator.count(hops, "step")) from the root"
     }
 
     private static func header(of step: WhyStep, isRoot: Bool) -> String {
@@ -82,7 +93,7 @@ package enum WhyText {
         step.via?.subscription?.target.map { Narrator.name(of: $0) } ?? "target"
     }
 
-    private static func change(of step: WhyStep) -> String {
+    private static func change(of step: WhyStep, recordsValues: Bool) -> String {
         if step.reachedGoneTarget {
             let binder =
                 step.via?.subscription.map { "the \($0.name)" }
@@ -97,6 +108,12 @@ package enum WhyText {
             guard let previous = step.previous else { return "\(name): \(quoted(step.value))" }
             return "\(name): \(quoted(previous)) → \(quoted(step.value))"
         case .bind:
+            // With values recorded, a bind without one delivered the value the Output was made with
+            // (never updated since): the recorder sees updates, not creations' values.
+            if step.value == nil, recordsValues {
+                return "bind to \(name), delivering the value it was created with (not in the trace: only "
+                    + "updates record values, and it was not updated before)"
+            }
             return "bind to \(name), delivering its current value \(quoted(step.value))"
         case .other:
             return step.eventName + (step.output.map { " of \($0.name)" } ?? "")

@@ -94,6 +94,13 @@ package struct WhyTracer {
     /// The chain of the one target, once ``consume(_:threadName:)`` has seen it (nil before).
     package func chain() -> WhyChain? { chains.values.first }
 
+    /// Whether an update or fire so far carried a preview (the trace records values).
+    private var recordsValues = false
+
+    /// The operators whose Output takes the value delivered to them unchanged: the step after a
+    /// bind through one of them shows the value the bind delivered.
+    private static let forwardingOperators: Set<OutputKind> = [.ignoringDuplicates, .filter, .merge]
+
     /// Gives the pending roots their own call site when `event` is it; forgets those past it.
     private mutating func settleRoots(after event: TraceEvent) {
         if case .calledAt(let root, let site) = event.kind, pendingRoots[root] != nil {
@@ -132,10 +139,19 @@ package struct WhyTracer {
         // Each frame must be caused by the one below it; the bottom one must be a root.
         var start = frames.count - 1
         while start > 0 && frames[start].parent == frames[start - 1].event { start -= 1 }
-        let steps = frames[start...].map { step(of: $0, threadName: $0.thread == event.thread ? threadName : nil) }
+        var steps = frames[start...].map { step(of: $0, threadName: $0.thread == event.thread ? threadName : nil) }
+        // A bind delivers its Output's current value, which the trace holds only once the Output was
+        // updated; an operator that forwards it unchanged shows it in the next step.
+        for index in steps.indices.dropLast() where steps[index].action == .bind && steps[index].value == nil {
+            let next = steps[index + 1]
+            if let operation = next.via?.operator, Self.forwardingOperators.contains(operation) {
+                steps[index].value = next.value
+            }
+        }
         let deliveredTo = target.subscription.flatMap { subscriptions[$0] }
         return WhyChain(
-            selected: event.sequence, steps: steps, isComplete: frames[start].parent == 0, deliveredTo: deliveredTo)
+            selected: event.sequence, steps: steps, isComplete: frames[start].parent == 0, deliveredTo: deliveredTo,
+            recordsValues: recordsValues)
     }
 
     /// The chain of a delivery to a Binder whose target is gone: the update or fire that delivered
@@ -169,7 +185,8 @@ package struct WhyTracer {
             ?? WhyHop(subscription: subscription, subscriptionID: id, operator: nil, contributors: [])
         steps[steps.count - 1].reachedGoneTarget = true
         return WhyChain(
-            selected: event.sequence, steps: steps, isComplete: delivering != nil && frames[start].parent == 0)
+            selected: event.sequence, steps: steps, isComplete: delivering != nil && frames[start].parent == 0,
+            recordsValues: recordsValues)
     }
 
     /// The step a frame is in a chain, named with what is alive now (the chain's Outputs and
@@ -216,10 +233,16 @@ package struct WhyTracer {
             open(event, cause: binding.cause, action: .bind, output: binding.output, value: lastValue[binding.output])
         case .updated(let output, let cause, let preview):
             open(event, cause: cause, action: .update, output: output, value: preview)
-            if let preview { lastValue[output] = preview }
+            if let preview {
+                lastValue[output] = preview
+                recordsValues = true
+            }
         case .fired(let output, let cause, let preview):
             open(event, cause: cause, action: .fire, output: output, value: preview)
-            if let preview { lastValue[output] = preview }
+            if let preview {
+                lastValue[output] = preview
+                recordsValues = true
+            }
         case .unbound(let subscription, _, _):
             // A target's chain names it: dropped after the target only.
             if targets[event.sequence] == nil { subscriptions[subscription] = nil }

@@ -15,12 +15,9 @@ struct CheckCommand: ParsableCommand {
             """)
 
     @OptionGroup var arguments: AnalysisArguments
+    @OptionGroup var gate: GateOptions
     @OptionGroup var baselineOptions: BaselineOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "Which findings fail the run: note (any), warning (warnings and errors), error, none.", valueName: "level"))
-    var failOn: FailOn = .warning
+    @OptionGroup var failOnOptions: FailOnOptions
 
     func run() throws {
         let run = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
@@ -30,7 +27,7 @@ struct CheckCommand: ParsableCommand {
             baseline = Baseline(fingerprints: Set(run.findings.map(\.fingerprint)))
         }
         try FindingReport(
-            run: run, baseline: baseline, allowIncomplete: arguments.gate.allowIncomplete, failOn: failOn
+            run: run, baseline: baseline, allowIncomplete: gate.allowIncomplete, failOn: failOnOptions.failOn
         )
         .print(format: arguments.format)
     }

@@ -9,9 +9,10 @@ struct CyclesCommand: ParsableCommand {
         discussion: "Each loop is reported once, at one of its bind calls, with the others as notes.")
 
     @OptionGroup var arguments: AnalysisArguments
+    @OptionGroup var gate: GateOptions
 
     func run() throws {
         let run = try arguments.analyze(kinds: [.feedbackCycle, .structuralCycle])
-        try FindingReport(run: run, allowIncomplete: arguments.gate.allowIncomplete).print(format: arguments.format)
+        try FindingReport(run: run, allowIncomplete: gate.allowIncomplete).print(format: arguments.format)
     }
 }

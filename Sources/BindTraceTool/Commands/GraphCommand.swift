@@ -35,19 +35,12 @@ struct GraphCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the graph as it stood right after this event.", valueName: "seq"))
     var at: UInt64?
 
-    @Option(
-        help: ArgumentHelp(
-            "Draw at most this many Output nodes, those with findings first; the rest are left out and counted.",
-            valueName: "count"))
-    var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
-
     @Flag(help: "Also draw Outputs already released (faded).")
     var includeReleased = false
 
     @OptionGroup var judging: JudgingOptions
 
     func validate() throws {
-        if maxNodes < 1 { throw ValidationError("--max-nodes takes a positive count, not \(maxNodes)") }
         if format.graphFormat.isText == false, output == nil || output == "-" {
             throw ValidationError("\(format.rawValue) is binary: name a file with -o")
         }
@@ -80,9 +73,9 @@ struct GraphCommand: ParsableCommand {
             }
         }
         let builder = graphOptions.builder(
-            title: "\(Self.fileName(file)): Outputs \(moment)", maximumNodes: maxNodes)
+            title: "\(Self.fileName(file)): Outputs \(moment)", maximumNodes: graphOptions.maxNodes)
         let graph = builder.build(state, findings: result.findings)
-        if let omitted = graph.omissionNote(maximumNodes: maxNodes) {
+        if let omitted = graph.omissionNote(maximumNodes: graphOptions.maxNodes) {
             StandardError.write("bind-trace: \(file): graph: \(omitted) (raise with --max-nodes)")
         }
         let renderer = GraphvizRenderer()

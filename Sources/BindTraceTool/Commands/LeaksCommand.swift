@@ -13,6 +13,7 @@ struct LeaksCommand: ParsableCommand {
             """)
 
     @OptionGroup var arguments: AnalysisArguments
+    @OptionGroup var gate: GateOptions
 
     static let kinds: Set<Finding.Kind> = [
         .leakedSubscription, .leakedOutput, .retainCycle, .duplicateBinding, .danglingBinder,
@@ -20,6 +21,6 @@ struct LeaksCommand: ParsableCommand {
 
     func run() throws {
         let run = try arguments.analyze(kinds: Self.kinds)
-        try FindingReport(run: run, allowIncomplete: arguments.gate.allowIncomplete).print(format: arguments.format)
+        try FindingReport(run: run, allowIncomplete: gate.allowIncomplete).print(format: arguments.format)
     }
 }

@@ -20,8 +20,16 @@ struct ReplayCommand: ParsableCommand {
     var at: UInt64?
 
     @Option(
-        name: .customLong("output"), help: ArgumentHelp("Only events of this Output id (repeatable).", valueName: "id"))
-    var outputs: [UInt64] = []
+        name: .customLong("output-id"),
+        help: ArgumentHelp("Only events of the Output with this id (repeatable).", valueName: "id"))
+    var outputIDs: [UInt64] = []
+
+    /// The 1.0 spelling: `--output` names the file to write in every other command, so the
+    /// selector is `--output-id` now. Kept working, with a warning.
+    @Option(name: .customLong("output"), help: .hidden)
+    var deprecatedOutputs: [UInt64] = []
+
+    private var outputs: [UInt64] { outputIDs + deprecatedOutputs }
 
     @Option(help: "Only events of Outputs whose label contains this text.")
     var label: String?
@@ -34,6 +42,11 @@ struct ReplayCommand: ParsableCommand {
     private var isFiltered: Bool { !outputs.isEmpty || label != nil || site != nil }
 
     func run() throws {
+        if !deprecatedOutputs.isEmpty {
+            StandardError.write(
+                "bind-trace: warning: replay --output is deprecated (--output names the file to write elsewhere); "
+                    + "use --output-id ID")
+        }
         if at != nil {
             try replay(try traces.single("replay --at"))
             return

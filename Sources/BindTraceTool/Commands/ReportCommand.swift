@@ -14,8 +14,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             DIR gets index.html (summary, findings, the graph, a timeline of the labelled and busiest \
             Outputs, a sample of the events), junit.xml (one test case per finding) and findings.sarif \
-            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. A \
-            graph too big to draw in reasonable time is left out, and the report says so. Several \
+            (code scanning); DIR is replaced as a whole. The trace is read twice, in bounded memory. The \
+            graph is drawn as by `graph`: at most --max-nodes Output nodes, at the end or, when nothing \
+            is alive there, at the moment most Outputs were alive. Several \
             traces make one report of their findings, merged by site. Exit status: 1 when findings \
             not in the baseline fail --fail-on, 0 otherwise, 2 for an unreadable trace or an unwritable \
             directory, 3 for a trace not read whole unless --allow-incomplete.
@@ -28,11 +29,7 @@ struct ReportCommand: ParsableCommand {
         help: ArgumentHelp("The directory to write into (replaced as a whole; created if needed).", valueName: "dir"))
     var output: String = "bind-report"
 
-    @Option(
-        help:
-            "Which findings fail the run (exit status 1): note (any), warning (warnings and errors), error (cycles only) or none."
-    )
-    var failOn: FailOn = .warning
+    @OptionGroup var failOnOptions: FailOnOptions
 
     @OptionGroup var judging: JudgingOptions
     @OptionGroup var gate: GateOptions
@@ -45,7 +42,7 @@ struct ReportCommand: ParsableCommand {
     @Option(
         name: .customLong("module-path"),
         help: ArgumentHelp(
-            "Where a module's sources are, relative to the root (repeatable; default Sources/Module).",
+            "Where a module's sources are, relative to the root (repeatable; default: the package's own layout).",
             valueName: "Module=dir"))
     var modulePaths: [String] = []
 
@@ -59,9 +56,6 @@ struct ReportCommand: ParsableCommand {
             "Add a \"Changes since BASE\" section: what changed since this run (trace, directory or pattern), as diff.",
             valueName: "base"))
     var base: String?
-
-    @Option(help: ArgumentHelp("Leave the graph out above this many nodes.", valueName: "count"))
-    var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
 
     func validate() throws {
         for mapping in modulePaths where !mapping.contains("=") || mapping.hasPrefix("=") {
@@ -125,7 +119,7 @@ struct ReportCommand: ParsableCommand {
                 ?? "graph: \(reports[0].report.graphDescription ?? "drawn")"
         StandardError.write("bind-trace: \(subject): report with \(count)\(known) → \(output)/index.html (\(graph))")
         if !incomplete.isEmpty && !gate.allowIncomplete { throw ExitCode(3) }
-        let status = failOn.exitStatus(for: failing)
+        let status = failOnOptions.failOn.exitStatus(for: failing)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -138,7 +132,7 @@ struct ReportCommand: ParsableCommand {
         TraceReportOptions(
             analysis: judging.options(),
             graph: graphOptions.builder(), graphLayout: graphOptions.layout.graphLayout,
-            maximumGraphNodes: maxNodes)
+            maximumGraphNodes: graphOptions.maxNodes)
     }
 
     private func read(_ input: TraceInputs.Input, details: Bool, graph: Bool = false) throws -> TraceReport? {
@@ -170,7 +164,12 @@ struct ReportCommand: ParsableCommand {
 
     private func write(_ content: ReportContent) throws {
         var sources = SourceLocationMapping(sourceRootURI: sourceRoot)
-        sources.modulePaths = PackageLayout.testTargetPaths(root: packageRoot)
+        if let root = packageRoot {
+            // The modules the SARIF names (a `#fileID` starts with its module).
+            let files = content.findings.flatMap { [$0.site?.file].compactMap { $0 } + $0.related.map(\.site.file) }
+            let modules = Set(files.compactMap { $0.split(separator: "/", maxSplits: 1).first.map(String.init) })
+            sources.modulePaths = PackageLayout.modulePaths(root: root, modules: modules)
+        }
         for mapping in modulePaths {
             let parts = mapping.split(separator: "=", maxSplits: 1)
             sources.modulePaths[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
@@ -184,10 +183,15 @@ struct ReportCommand: ParsableCommand {
     }
 
     /// The package the report is about: `--source-root` when it is a local `file://` URI, else the
-    /// current directory (CI runs `bind-trace report` at the package's root).
-    private var packageRoot: String {
-        guard let sourceRoot, sourceRoot.hasPrefix("file://") else { return FileManager.default.currentDirectoryPath }
-        return String(sourceRoot.dropFirst("file://".count)).removingPercentEncoding ?? sourceRoot
+    /// nearest package up from the current directory (CI runs `bind-trace report` at the package's
+    /// root), else up from a trace's directory; nil when none is found.
+    private var packageRoot: String? {
+        if let sourceRoot, sourceRoot.hasPrefix("file://") {
+            return String(sourceRoot.dropFirst("file://".count)).removingPercentEncoding ?? sourceRoot
+        }
+        let traceDirectories = traces.traces.map { ($0 as NSString).deletingLastPathComponent }
+            .map { $0.isEmpty ? "." : $0 }
+        return PackageLayout.root(searching: [FileManager.default.currentDirectoryPath] + traceDirectories)
     }
 
     /// One report for the traces of a whole run: figures summed, one row per trace, the first

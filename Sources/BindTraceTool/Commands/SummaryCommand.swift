@@ -15,7 +15,16 @@ struct SummaryCommand: ParsableCommand {
 
     @OptionGroup var arguments: AnalysisArguments
 
+    /// Accepted by 1.0, though `summary` never gates: kept so that scripts still run, with a warning.
+    @Flag(name: .customLong("allow-incomplete"), help: .hidden)
+    var deprecatedAllowIncomplete = false
+
     func run() throws {
+        if deprecatedAllowIncomplete {
+            StandardError.write(
+                "bind-trace: warning: summary --allow-incomplete is deprecated and does nothing: summary never gates "
+                    + "(it exits 0 however complete the traces)")
+        }
         let run = try arguments.analyze(kinds: Set(Finding.Kind.allCases))
         run.reportProblems()
         switch arguments.format {
@@ -46,8 +55,8 @@ struct SummaryCommand: ParsableCommand {
         let out = StandardOutput.shared
         let seconds = Double(summary.duration) / 1e9
         out.line(
-            "\(path): \(summary.events) events in \(formatted(seconds)) s on \(summary.threads) "
-                + "thread\(summary.threads == 1 ? "" : "s")\(summary.isComplete ? "" : " (incomplete)")")
+            "\(path): \(Narrator.count(summary.events, "event")) in \(formatted(seconds)) s on "
+                + "\(Narrator.count(UInt64(summary.threads), "thread"))\(summary.isComplete ? "" : " (incomplete)")")
         out.line("events by kind:")
         for (kind, count) in summary.eventsByKind { out.line("  \(pad(kind, 14)) \(count)") }
         out.line("Outputs by kind:")
@@ -56,7 +65,8 @@ struct SummaryCommand: ParsableCommand {
             out.line("top sites by updates:")
             for site in summary.topSites {
                 out.line(
-                    "  \(site.site): \(site.updates) updates (\(site.outputs) Output\(site.outputs == 1 ? "" : "s"))")
+                    "  \(site.site): \(Narrator.count(site.updates, "update")) (\(Narrator.count(site.outputs, "Output")))"
+                )
             }
         }
         if !summary.redundantUpdates.isEmpty {
@@ -67,7 +77,9 @@ struct SummaryCommand: ParsableCommand {
                         + "(first: event \(row.firstEvent))")
             }
         }
-        out.line("alive at the end: \(summary.liveOutputs) Outputs, \(summary.boundSubscriptions) subscriptions")
+        out.line(
+            "alive at the end: \(Narrator.count(UInt64(summary.liveOutputs), "Output")), "
+                + Narrator.count(UInt64(summary.boundSubscriptions), "subscription"))
         let findings = summary.findingsByKind.map { "\($0.count) \($0.kind.rawValue)" }
         out.line("findings: \(findings.isEmpty ? "none" : findings.joined(separator: ", "))")
         if summary.traceErrors > 0 { out.line("inconsistencies: \(summary.traceErrors)") }

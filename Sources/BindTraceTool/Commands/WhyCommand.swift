@@ -9,7 +9,8 @@ struct WhyCommand: ParsableCommand {
         commandName: "why",
         abstract: "Explain one event: the chain of updates that caused it, root first, with values.",
         discussion: """
-            Select the event with --event N, or --output LABEL|ID (its last update, or --nth K), or \
+            Select the event with --event SEQ, or --label LABEL or --output-id ID (its last update, or \
+            --nth K; when several Outputs share the label, the one updated last, with a note naming the others), or \
             --closure FILE:LINE (the last value delivered to the subscription bound there). The root is \
             the update or fire the app called (its thread, line and value); each hop names the \
             subscription, the operator and its line, the Output updated and its value before and after. \
@@ -19,16 +20,30 @@ struct WhyCommand: ParsableCommand {
 
     @OptionGroup var traces: TraceOptions
 
-    @Option(help: ArgumentHelp("Explain the event with this sequence number.", valueName: "n"))
-    var event: UInt64?
+    // Unconditional, so that `--event -3` reaches `validate()` and is refused for what it is, not
+    // taken for a missing value followed by an option.
+    @Option(
+        name: .customLong("event"), parsing: .unconditional,
+        help: ArgumentHelp("Explain the event with this sequence number.", valueName: "seq"))
+    var eventText: String?
 
-    @Option(help: ArgumentHelp("Explain an update of the Output with this label or id.", valueName: "label|id"))
-    var output: String?
+    @Option(help: ArgumentHelp("Explain an update of the Output with exactly this label.", valueName: "label"))
+    var label: String?
 
-    @Option(help: ArgumentHelp("With --output: its k-th update (from 1) instead of the last.", valueName: "k"))
+    @Option(help: ArgumentHelp("Explain an update of the Output with this id.", valueName: "id"))
+    var outputID: UInt64?
+
+    /// The 1.0 spelling (`--output LABEL|ID`): `--output` names the file to write in every
+    /// other command, so the selector has its own names now. Kept working, with a warning.
+    @Option(name: .customLong("output"), help: .hidden)
+    var deprecatedOutput: String?
+
+    @Option(
+        help: ArgumentHelp("With --label or --output-id: its k-th update (from 1) instead of the last.", valueName: "k")
+    )
     var nth: Int?
 
-    @Flag(help: "With --output: its last update (the default).")
+    @Flag(help: "With --label or --output-id: its last update (the default).")
     var last = false
 
     @Option(
@@ -45,12 +60,24 @@ struct WhyCommand: ParsableCommand {
     @Option(help: "Output format: text, or json (one object; docs/cli.md has its schema).")
     var format: OutputFormat = .text
 
+    /// `--event`'s number; nil when not given (validated: a number from 0).
+    var event: UInt64? { eventText.flatMap { UInt64($0) } }
+
     func validate() throws {
-        let selections = [event != nil, output != nil, closure != nil, finding != nil].filter { $0 }.count
-        guard selections == 1 else {
-            throw ValidationError("give exactly one of --event, --output, --closure, --finding")
+        if let eventText, UInt64(eventText) == nil {
+            throw ValidationError(
+                "--event takes an event's sequence number (as dump and replay show them), not '\(eventText)'")
         }
-        if output == nil, nth != nil || last { throw ValidationError("--nth and --last go with --output") }
+        let selections = [
+            eventText != nil, label != nil, outputID != nil, deprecatedOutput != nil, closure != nil, finding != nil,
+        ]
+            .filter { $0 }.count
+        guard selections == 1 else {
+            throw ValidationError("give exactly one of --event, --label, --output-id, --closure, --finding")
+        }
+        if label == nil, outputID == nil, deprecatedOutput == nil, nth != nil || last {
+            throw ValidationError("--nth and --last go with --label or --output-id")
+        }
         if nth != nil, last { throw ValidationError("give --nth or --last, not both") }
         if let nth, nth < 1 { throw ValidationError("--nth counts from 1") }
         if let closure, Self.site(closure) == nil {
@@ -59,10 +86,17 @@ struct WhyCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let deprecatedOutput {
+            let replacement = UInt64(deprecatedOutput) == nil ? "--label LABEL" : "--output-id ID"
+            StandardError.write(
+                "bind-trace: warning: why --output is deprecated (--output names the file to write elsewhere); "
+                    + "use \(replacement)")
+        }
         let path = try traces.single("why")
         if let finding { return try explainFinding(finding, in: path) }
         let selection = try self.selection()
         let target = try locate(selection, in: path)
+        if let note = target.note { StandardError.write("bind-trace: \(path): note: \(note)") }
         let chain = try trace(target, in: path)
         switch format {
         case .text:
@@ -74,7 +108,10 @@ struct WhyCommand: ParsableCommand {
 
     private func selection() throws -> WhySelection {
         if let event { return .event(event) }
-        if let output { return .output(WhyOutputMatch(output), nth.map { .nth($0) } ?? .last) }
+        let occurrence: WhyOccurrence = nth.map { .nth($0) } ?? .last
+        if let label { return .output(.label(label), occurrence) }
+        if let outputID { return .output(.id(outputID), occurrence) }
+        if let deprecatedOutput { return .output(WhyOutputMatch(deprecatedOutput), occurrence) }
         guard let closure, let site = Self.site(closure) else { throw ValidationError("no selection") }
         return .closure(site)
     }
@@ -103,6 +140,7 @@ struct WhyCommand: ParsableCommand {
         var tracer = WhyTracer(target: target)
         let threadNames = try stream(path) { event in tracer.consume(event, threadName: nil) }
         guard var chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
+        if target.traceRecordsValues { chain.recordsValues = true }
         // Named once the reading thread is done with the reader (see `stream`).
         for index in chain.steps.indices { chain.steps[index].threadName = threadNames[chain.steps[index].thread] }
         return chain

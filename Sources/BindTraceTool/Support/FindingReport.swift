@@ -52,13 +52,15 @@ struct FindingReport {
         let known = baselined.isEmpty ? "" : "; \(baselined.count) more in the baseline"
         if failing.isEmpty {
             out.line(
-                "bind-trace: \(subject): no findings\(baselined.isEmpty ? "" : " not in the baseline") (\(events) events\(known))"
+                "bind-trace: \(subject): no findings\(baselined.isEmpty ? "" : " not in the baseline") (\(Narrator.count(events, "event"))\(known))"
             )
         } else {
             let byKind = Dictionary(grouping: failing, by: \.finding.kind).sorted { $0.key < $1.key }
             let counts = byKind.map { "\($0.value.count) \($0.key.rawValue)" }
             let total = failing.count == 1 ? "1 finding" : "\(failing.count) findings"
-            out.line("bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(events) events\(known)")
+            out.line(
+                "bind-trace: \(subject): \(total) (\(counts.joined(separator: ", "))) in \(Narrator.count(events, "event"))\(known)"
+            )
         }
     }
 

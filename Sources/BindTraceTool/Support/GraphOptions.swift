@@ -12,6 +12,16 @@ struct GraphOptions: ParsableArguments {
     @Option(help: "Draw repeated identical structures as one ×N node: auto (3 or more), always (2 or more), never.")
     var collapse: TraceGraphBuilder.Collapsing = .automatic
 
+    @Option(
+        help: ArgumentHelp(
+            "Draw at most this many Output nodes, those with findings first; the rest are left out and counted.",
+            valueName: "count"))
+    var maxNodes: Int = TraceGraphBuilder.defaultMaximumNodes
+
+    func validate() throws {
+        if maxNodes < 1 { throw ValidationError("--max-nodes takes a positive count, not \(maxNodes)") }
+    }
+
     /// A builder with these options, titled `title` when given.
     func builder(title: String? = nil, maximumNodes: Int? = nil) -> TraceGraphBuilder {
         TraceGraphBuilder(title: title, clustering: cluster, collapsing: collapse, maximumNodes: maximumNodes)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BindAnalysis
+import BindReport
 import BindTraceModel
 
 /// How findings are printed.
@@ -71,7 +72,19 @@ struct GateOptions: ParsableArguments {
     var allowIncomplete = false
 }
 
-/// The options of every command that judges traces: `check`, `leaks`, `cycles`, `summary`.
+/// Which findings fail a gate's run (`check`, `report`): one definition, so both spell and
+/// describe it alike.
+struct FailOnOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Which findings fail the run (exit status 1): note (any), warning (warnings and errors), error "
+                + "(cycles only) or none.",
+            valueName: "level"))
+    var failOn: FailOn = .warning
+}
+
+/// The options of every command that judges traces: `check`, `leaks`, `cycles`, `summary` (the
+/// gates among them add ``GateOptions``; `summary` never gates).
 struct AnalysisArguments: ParsableArguments {
     @OptionGroup var traces: TraceOptions
 
@@ -79,8 +92,6 @@ struct AnalysisArguments: ParsableArguments {
     var format: OutputFormat = .text
 
     @OptionGroup var judging: JudgingOptions
-
-    @OptionGroup var gate: GateOptions
 
     /// Reads and analyses every trace, judging only `kinds`.
     func analyze(kinds: Set<Finding.Kind>) throws(ToolFailure) -> TraceRun {

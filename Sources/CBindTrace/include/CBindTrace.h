@@ -235,7 +235,8 @@ static inline void bt_set_recorder_ready(void *state) {
     atomic_store_explicit(&bt_recorder_state_storage, state, memory_order_relaxed);
     atomic_store_explicit(&bt_recorder_ready_flag, true, memory_order_release);
 }
-/// The name of the calling thread ("" when it has none).
+/// The name of the calling thread, from what the process knows before the kernel's truncated copy
+/// ("" when it has none of its own); ThreadName.c has the rules.
 void bt_thread_name(char *buffer, int size);
 /// The BIND_TRACE path read at load time, or NULL.
 const char *bt_autostart_path(void);

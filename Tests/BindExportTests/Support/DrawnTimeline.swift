@@ -43,8 +43,10 @@ struct DrawnTimeline {
 
     // MARK: Reading
 
-    /// Reads a Perfetto file through `protoc --decode` with Perfetto's field numbers.
+    /// Reads a Perfetto file through `protoc --decode` with Perfetto's field numbers, after
+    /// Perfetto's own schema has parsed it without an unknown field (``PerfettoSchema``).
     static func perfetto(_ path: String) throws -> DrawnTimeline {
+        try PerfettoSchema.expectValid(path)
         let trace = try Protoc.decodeTrace(path)
         var timeline = DrawnTimeline()
         // The sequence's interned names, as Perfetto resolves them: defined before (or in) the

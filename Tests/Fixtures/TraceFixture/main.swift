@@ -26,6 +26,11 @@
 //     TraceFixture N combine-released
 //                             a combine of two sources, bound; the first source is released, then
 //                             the second updates N times; prints what the combine delivered
+//     TraceFixture N threads  threads as an app has them, each binding an Output labelled after
+//                             it: the main thread ("main"), two threads nobody named ("unnamed"), two
+//                             that name themselves "worker" ("worker"), a block on the global queue
+//                             ("global") and one on a serial queue labelled "com.example.bind.network"
+//                             ("serial"), at once (so on two workers); then exits
 //     TraceFixture N combine-array
 //                             the published framework's `combine(outputs:)` example: both sources
 //                             kept only by an array used for their updates; prints what was delivered
@@ -185,6 +190,29 @@ case "combine-released":
     for value in 1...count { second.update(withValue: value) }
     withExtendedLifetime(combined) {}
     exit(0)
+case "threads":
+    ThreadsMode.bindOne(labelled: "main")
+    for _ in 0..<2 { ThreadsMode.onNewThread { ThreadsMode.bindOne(labelled: "unnamed") } }
+    for _ in 0..<2 {
+        ThreadsMode.onNewThread {
+            ThreadsMode.nameThisThread("worker")
+            ThreadsMode.bindOne(labelled: "worker")
+        }
+    }
+    // The global block waits for the serial one, so the two run on two workers at once.
+    let serialRan = DispatchSemaphore(value: 0)
+    let bothRan = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        ThreadsMode.bindOne(labelled: "global")
+        serialRan.wait()
+        bothRan.signal()
+    }
+    DispatchQueue(label: "com.example.bind.network").async {
+        ThreadsMode.bindOne(labelled: "serial")
+        serialRan.signal()
+    }
+    bothRan.wait()
+    exit(0)
 case "combine-array":
     let sources = [Output<Int>(), Output<Int>()]
     Output<Int>.combine(outputs: sources).bind { values in say("delivered \(values)") }
@@ -208,5 +236,31 @@ default:
             counter.update(withValue: value)
         }
         usleep(1000)
+    }
+}
+
+/// The `threads` mode's work: nonisolated, for the threads and queues it runs on.
+enum ThreadsMode {
+    static func bindOne(labelled label: String) { Output<Int>(value: 0).labeled(label).bind { _ in }.unsubscribe() }
+
+    /// Names the calling thread as an app does (Linux: the kernel's 15 bytes).
+    static func nameThisThread(_ name: String) {
+        #if os(Linux)
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        _ = name.withCString { write(file, $0, strlen($0)) }
+        close(file)
+        #else
+        pthread_setname_np(name)
+        #endif
+    }
+
+    /// Runs `body` on a new thread and waits for it to end.
+    static func onNewThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        done.wait()
     }
 }

@@ -1,14 +1,14 @@
 @_spi(Harness) import BindTraceModel
-import BindTraceTestSupport
 
 /// A glitch through a long chain: 'email' (1) reaches 'can submit' (4, a combine) through `length`
 /// unlabelled maps made at one line (App/Others.swift:51, ids 100…) and 'valid' (2), and directly through
-/// 'long enough' (3). One root update reaches the combine twice, the first time half-updated.
-struct ChainGlitchTrace {
+/// 'long enough' (3). One root update reaches the combine twice, the first time half-updated. With
+/// `releasingEverything`, every Output is then released, as a program that cleans up before it exits.
+package struct ChainGlitchTrace {
     private var writer = TraceWriter()
     private var nextSubscription: UInt64 = 1
 
-    init(length: Int) {
+    package init(length: Int, releasingEverything: Bool = false) {
         writer.thread(1, name: "main")
         output(1, .output, "String", file: "App/Form.swift", line: 3, label: "email")
         let chain = (0..<UInt64(length)).map { 100 + $0 }
@@ -37,10 +37,13 @@ struct ChainGlitchTrace {
             .updated(output: 3, cause: TraceCause(subscription: direct, event: root), preview: "true"))
         writer.event(
             .updated(output: 4, cause: TraceCause(subscription: other, event: second), preview: "(true, true)"))
+        if releasingEverything {
+            for id in [4, 3, 2] + chain.reversed() + [1] { writer.event(.released(output: id)) }
+        }
         writer.end()
     }
 
-    var bytes: [UInt8] { writer.bytes }
+    package var bytes: [UInt8] { writer.bytes }
 
     private mutating func output(
         _ id: UInt64, _ kind: OutputKind, _ type: String, file: String, line: UInt, label: String?
