@@ -59,8 +59,8 @@ api:
 	Scripts/public-api.py
 
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
-## end to end in a scratch user package, a user's suite under the leak check run in parallel, both builds again under AddressSanitizer and Thread
-## Sanitizer, and a short pass of every fuzz target.
+## end to end in a scratch user package, a user's leak-checked suite run in parallel (a short form), both builds
+## again under AddressSanitizer and Thread Sanitizer, and a short pass of every fuzz target.
 ## Each step prints how long it took, so a slow CI run shows where its time went.
 TEST_STEPS := lint api test-plain test-tracing test-e2e test-parallel-suite asan tsan fuzz-smoke
 test: setup
