@@ -47,7 +47,7 @@ public final class CartScreen {
 
     /// Derives its own summary from the store's items: the store keeps the `map` after the screen.
     public func showOwnSummary(_ store: CartStore) {
-        store.items.map { "\($0.count) in cart" }.bind(to: summaryLabel.binding[\.text]).add(to: bag)
+        store.items.map { "\($0.count) in cart" }.bind { [weak self] in self?.summaryLabel.text = $0 }.add(to: bag)
     }
 }
 
