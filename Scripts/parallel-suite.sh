@@ -27,7 +27,7 @@ for run in $(seq 1 "$runs"); do
     log="$logs/run-$run.log"
     if "$SWIFT" test --skip-build --parallel >"$log" 2>&1; then status=0; else status=$?; fi
     # Each run must have run the suite at all: 25 Swift Testing tests and 4 XCTest tests.
-    if [ "$status" -ne 0 ] || ! grep -q "Test run with 25 tests" "$log"; then
+    if [ "$status" -ne 0 ] || ! grep -q "Test run with 25 tests" "$log" || ! grep -q "\[4/4\] Testing ShopXCTests" "$log"; then
         echo "parallel-suite: run $run of $runs failed (exit $status):" >&2
         grep -E "✘|error:|failed|Issue recorded" "$log" | grep -v "known issue" | head -40 >&2 || true
         failed=$((failed + 1))
