@@ -14,7 +14,7 @@ PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, pl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 
-.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
+.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -69,10 +69,10 @@ docs:
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --warnings-as-errors
 
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
-## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
-## Sanitizer, and a short pass of every fuzz target.
+## end to end in a scratch user package, a user's leak-checked suite run in parallel (a short form), both builds
+## again under AddressSanitizer and Thread Sanitizer, and a short pass of every fuzz target.
 ## Each step prints how long it took, so a slow CI run shows where its time went.
-TEST_STEPS := lint api test-plain test-tracing test-e2e asan tsan fuzz-smoke
+TEST_STEPS := lint api test-plain test-tracing test-e2e test-parallel-suite asan tsan fuzz-smoke
 test: setup
 	@for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \
@@ -106,6 +106,13 @@ release-fixture:
 test-e2e: setup
 	$(SWIFT) build --product bind-trace
 	BIND_E2E=1 $(SWIFT) test --filter EndToEndRecipeTests
+
+## A user's suite under the leak check (Samples/ParallelLeakSuite, a package of its own that depends on this one
+## by path): `swift test --parallel` PARALLEL_SUITE_RUNS times (3 here; `Scripts/parallel-suite.sh 10` for the
+## full proof), failing if a clean test ever fails or a planted leak is ever missed.
+PARALLEL_SUITE_RUNS ?= 3
+test-parallel-suite:
+	SWIFT=$(SWIFT) Scripts/parallel-suite.sh $(PARALLEL_SUITE_RUNS)
 
 ## The main job: build the traced sample, run it, write the findings, the graph and the report; then run the
 ## sample's pull-request variant (one bug fixed, an update storm added) and write what changed (bind-trace diff).
