@@ -245,13 +245,16 @@ struct LeakFinder {
         return reported
     }
 
-    /// Whether `source` was made by the same work as `derived` (the same scope): an initialiser
-    /// that makes an Output and derives others from it (a store's `map` of its own Output) makes
-    /// them to live and die together, so the source is not a longer-lived keeper of it — even when
-    /// the source itself is shared (a lazily made singleton that later work binds to).
+    /// Whether `source` was made together with `derived`, as one initialiser makes them (a store's
+    /// Output and a `map` of it, a lazily made singleton's): in the same scope, in the same file, and
+    /// before anything but an operator was bound to the source. Then the source is not a longer-lived
+    /// keeper of it, even when the source itself is shared later. A screen's own `map` of a store it
+    /// uses is made after the store's own binds, or in another file, and is judged.
     private func isMadeWith(_ source: UInt64, _ derived: OutputNode) -> Bool {
-        guard let node = replay.output(id: source), let scope = derived.scope else { return false }
-        return node.scope === scope && !node.isPreexisting
+        guard let node = replay.output(id: source), let scope = derived.scope, node.scope === scope,
+            !node.isPreexisting, node.site.file == derived.site.file
+        else { return false }
+        return node.firstUserBindAt == 0 || derived.createdAt < node.firstUserBindAt
     }
 
     /// Abandoned subscriptions not already listed in a leaked Output's finding, and those that ended
