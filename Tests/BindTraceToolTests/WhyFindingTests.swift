@@ -54,9 +54,10 @@ struct WhyFindingTests {
         let check = try Tool.run(["check", file.path])
         #expect(check.status == 1, "\(check.standardError)")
         let line = try #require(check.standardOutput.split(separator: "\n").first { $0.contains("explain it:") })
-        let command = try #require(line.split(separator: ":", maxSplits: 1).last).trimmingCharacters(in: .whitespaces)
-        #expect(command.hasPrefix("bind-trace why \(file.path) --finding "))
-        let fingerprint = String(try #require(command.split(separator: " ").last))
+        let command = try #require(line.range(of: "explain it: ")).upperBound
+        let commandText = String(line[command...])
+        #expect(commandText.hasPrefix("bind-trace why \(file.path) --finding "))
+        let fingerprint = String(try #require(commandText.split(separator: " ").last))
 
         let why = try Tool.run(["why", file.path, "--finding", fingerprint])
         #expect(why.status == 0, "\(why.standardError)")

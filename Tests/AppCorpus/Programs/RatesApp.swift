@@ -6,10 +6,14 @@ import Bind
 // service, its derived Output and its own binding are made together and owned together, so none of
 // them is the screen's leak (in a recorded run the process is fresh; in process, whichever test of
 // the corpus runs this program first makes the service inside that run's screen scope).
-// Planted bug: the converter derives the converted amount from the service's rate in its own code
-// (as NotesApp's editor does): the service, alive at the end, holds that `map` through its
-// subscription, while the service's own `map`, made the same way, is never named.
+// Planted bug: the converter also derives its fee from the app's market feed, made at launch, in its
+// own code: the feed, alive at the end, holds that `map` through its subscription, while the
+// service's own `map`, made inside the screen's scope, is never named.
 // Clean twin: the converter binds the service's own formatted rate, and unbinds when it closes.
+
+final class SpreadFeed: @unchecked Sendable {
+    let spread = Output<Double>(value: 0.01).labeled("market spread")
+}
 
 final class ExchangeRates: @unchecked Sendable {
     static let shared = ExchangeRates()
@@ -29,14 +33,13 @@ final class ConverterScreen {
     let rateLabel = Label()
     private let bag = SubscriptionContainer()
 
-    func show(amount: Double, derivesOwnAmount: Bool) {
+    func show(amount: Double, derivesOwnAmount: Bool, feed: SpreadFeed) {
         let rates = ExchangeRates.shared
         if derivesOwnAmount {
-            // Not reported in a fresh process (docs/analysis.md, "Made together, owned together", limits):
-            // the service is first made inside this screen's scope, so its rate and this map look made by
-            // one piece of work.
-            let converted = rates.rate.map { $0 * amount }
-            converted.map { "\($0) USD" }.bind(to: rateLabel.binding[\.text]).add(to: bag)
+            let fee = feed.spread.map { $0 * amount }  // expect: leaked-output
+            fee.map { "fee \($0)" }.bind(to: rateLabel.binding[\.text]).add(to: bag)
+            // The service's own formatted rate: its Outputs are never this screen's leak.
+            rates.formattedRate.bind(to: rateLabel.binding[\.text]).add(to: bag)
         } else {
             rates.formattedRate.bind(to: rateLabel.binding[\.text]).add(to: bag)
         }
@@ -49,12 +52,15 @@ enum RatesApp: CorpusProgram {
     static let sourcePath = #filePath
 
     static func run(buggy: Bool) {
+        let feed = SpreadFeed()
+        AppLifetime.shared.keep(feed)
         BindTrace.scope("converter screen") {
             let screen = ConverterScreen()
-            screen.show(amount: 20, derivesOwnAmount: buggy)
+            screen.show(amount: 20, derivesOwnAmount: buggy, feed: feed)
             ExchangeRates.shared.rate.update(withValue: 1.09)
             screen.close()
         }
         ExchangeRates.shared.rate.update(withValue: 1.1)
+        feed.spread.update(withValue: 0.02)
     }
 }
