@@ -325,9 +325,40 @@ struct LeakFinder {
                     return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
                 }
             if heldByAnotherCycle { continue }
-            findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
+            for owned in ownerGroups(rootIDs, reason: first.reason, reported: reported) {
+                let ownedRoots = owned.compactMap { leaked[$0]?.node }
+                findings.append(
+                    cycleFinding(roots: ownedRoots, reason: first.reason, members: members, reported: reported))
+            }
         }
         return mergedBySite(findings, perEvent: true)
+    }
+
+    /// A scope's cycle roots grouped by the owner the recorded captures prove keeps them (two view
+    /// models each kept by its own transform are two cycles); roots no capture names stay together.
+    private func ownerGroups(_ rootIDs: [UInt64], reason: Reason, reported: [UInt64: [SubscriptionNode]])
+        -> [[UInt64]]
+    {
+        var ownerOf: [UInt64: UInt64] = [:]
+        var held: [(owner: UInt64, outputs: Set<UInt64>)] = []
+        for id in rootIDs {
+            guard let root = replay.output(id: id) else { continue }
+            for keeper in reported[id] ?? [] where isKeeper(keeper, of: root, reason: reason) {
+                guard case .closesCycle(let capture, _) = CaptureVerdict(keeper, replay: replay), capture.identity != 0
+                else { continue }
+                ownerOf[id] = ownerOf[id] ?? capture.identity
+                held.append((capture.identity, Set(capture.holds.map(\.output))))
+            }
+        }
+        guard Set(ownerOf.values).count > 1 else { return [rootIDs] }
+        var groups: [UInt64: [UInt64]] = [:]
+        var order: [UInt64] = []
+        for id in rootIDs {
+            let owner = ownerOf[id] ?? held.first { $0.outputs.contains(id) }?.owner ?? 0
+            if groups[owner] == nil { order.append(owner) }
+            groups[owner, default: []].append(id)
+        }
+        return order.compactMap { groups[$0] }
     }
 
     private func when(_ reason: Reason) -> String {

@@ -19,9 +19,7 @@ final class CatalogViewModel {
 
     lazy var page: Output<String> =
         transformHoldsSelf
-        // Not found yet: in an unoptimised build the transform reaches flatMap wrapped in a generic
-        // reabstraction thunk, whose context the capture reader reports as unknown (docs/captures.md).
-        ? category.flatMap { self.page(for: $0) }
+        ? category.flatMap { self.page(for: $0) }  // expect: retain-cycle
         : category.flatMap { [weak self] in self?.page(for: $0) ?? Output<String>(value: "") }
 
     func page(for category: Int) -> Output<String> { pages[category % pages.count] }
