@@ -27,6 +27,27 @@ enum RetainWalk {
         }
     }
 
+    /// Whether `type` is, or derives from, a Swift class of the system's libraries (Foundation's
+    /// `Operation` and `NSObject` on Linux, Dispatch's): their stored fields are not read.
+    static func inheritsFromSystemClass(_ type: Any.Type) -> Bool {
+        guard var current = type as? AnyClass else { return true }
+        for _ in 0..<64 {
+            let name = _typeName(current, qualified: true)
+            for prefix in systemModules where name.hasPrefix(prefix) { return true }
+            guard let superclass = _getSuperclass(current) else { return false }
+            current = superclass
+        }
+        return true
+    }
+
+    /// Modules whose classes are implemented in Swift without field records the walk can trust
+    /// (swift-corelibs-foundation's, Dispatch's). Objective-C classes (`__C.`) contribute no Swift
+    /// fields, so a Swift subclass of one (a view controller) is still read.
+    static let systemModules = [
+        "Foundation.", "FoundationEssentials.", "FoundationInternationalization.", "CoreFoundation.", "Dispatch.",
+        "Swift._",
+    ]
+
     /// Elements read per collection, so one huge array cannot make the walk unbounded.
     static let maximumElements = 1024
 
@@ -50,6 +71,9 @@ enum RetainWalk {
                 guard hops < maxDepth else { continue }
                 expanded += 1
                 let type = RuntimeType(metadata: object.load(as: UnsafeRawPointer.self))
+                // The system's classes (Foundation's `Operation`, `NSObject` and what derives from them)
+                // keep fields whose records the runtime does not describe as Swift's do: not walked.
+                guard type.kind == .class, !RetainWalk.inheritsFromSystemClass(type.type) else { continue }
                 var reached: [(object: UnsafeRawPointer, path: String)] = []
                 var values = ValueReader { reached.append(($0, $1)) }
                 values.readFields(of: type, at: object, path: path)
