@@ -43,7 +43,7 @@ struct DiffCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What fails the run (exit 1): new-findings, growth (repeatable), or none.", valueName: "gate"))
+            "What fails the run (exit 1): new-findings, growth (repeatable), or none.", valueName: "level"))
     var failOn: [DiffGate] = []
 
     @Option(help: ArgumentHelp("Growth is at least this many times BASE's count.", valueName: "ratio"))
