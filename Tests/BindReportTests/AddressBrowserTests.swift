@@ -157,7 +157,9 @@ struct AddressBrowserTests {
         #expect(run.results[1]?.contains("when most Outputs were alive (104); none is alive at the end") == true)
         #expect((run.results[2].flatMap { Int($0) } ?? 0) > 0, "no Output node has a box to outline")
         let finding = try #require(run.results[3])
-        #expect(finding.contains("'email' (String) → map → Int ×100 at Others.swift:51 → 'valid' (Bool)"))
+        // At most 8 Outputs are named (the rest counted as steps), repeated ones folded.
+        #expect(finding.contains(" steps … → map → Int ×"))
+        #expect(finding.contains(" at Others.swift:51 → 'valid' (Bool)"))
         #expect(!finding.contains("Others.swift:51 → map"))
         #expect(run.problems.isEmpty, "\(run.problems)")
     }

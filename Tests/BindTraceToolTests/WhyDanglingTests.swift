@@ -133,12 +133,13 @@ struct WhyDanglingTests {
             check.standardOutput.split(separator: "\n").first { $0.contains("note: explain it: bind-trace why") })
 
         // When the suggested why runs
-        let event = try #require(note.split(separator: " ").last.map(String.init))
-        let run = try Tool.run(["why", file.path, "--event", event])
+        let fingerprint = try #require(note.split(separator: " ").last.map(String.init))
+        let run = try Tool.run(["why", file.path, "--finding", fingerprint])
 
-        // Then it is the dangling event's, naming the Binder, the target and the root call
+        // Then it tells the finding and explains the dangling event, naming the Binder, the target and
+        // the root call
         #expect(check.standardOutput.contains("dangling-binder"))
-        #expect(event == String(trace.dangling))
+        #expect(run.standardOutput.contains("how event \(trace.dangling) came about:"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("via the Binder to Label bound at Screen.swift:17"))
         #expect(run.standardOutput.contains("called at App/Inbox.swift:40"))
     }
@@ -205,14 +206,16 @@ extension WhyDanglingTests {
         let output = check.standardOutput.split(separator: "\n")
         let finding = try #require(output.firstIndex { $0.contains("warning: dangling-binder: ") })
         let note = try #require(output[finding...].first { $0.contains("note: explain it: bind-trace why") })
-        let event = try #require(note.split(separator: " ").last.map(String.init))
-        let run = try Tool.run("why", trace.path, "--event", event)
+        let fingerprint = try #require(note.split(separator: " ").last.map(String.init))
+        #expect(note.contains("--finding \(fingerprint)"))
+        let run = try Tool.run("why", trace.path, "--finding", fingerprint)
 
         // Then it goes from the app's update, through the map, to the Binder and its gone Label
         #expect(check.standardOutput.contains("\(file):\(bindLine): warning: dangling-binder: "))
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.contains("delivered to a Binder whose Label is gone, 2 steps from the root") == true)
+        #expect(lines.first?.contains("warning: dangling-binder: ") == true)
+        #expect(lines.contains { $0.contains("delivered to a Binder whose Label is gone, 2 steps from the root") })
         #expect(lines.contains { $0.contains("update(withValue:) called at \(file):\(updateLine)") })
         #expect(lines.contains { $0.contains("via map at WhyDanglingTests.swift:\(bindLine - 1)") })
         #expect(lines.contains { $0.contains("via the Binder to Label bound at WhyDanglingTests.swift:\(bindLine)") })
