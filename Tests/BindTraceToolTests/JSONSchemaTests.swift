@@ -27,6 +27,9 @@ struct JSONSchemaTests {
                 }
             }
             return lines.map { $0 + ["--format", "json"] }
+        case "why-finding":
+            // Every finding of the sample's trace, by its number in check's list.
+            return (1...8).map { ["why", "--finding", String($0), "--format", "json"] }
         case "check":
             return [["check"], ["leaks"], ["cycles"], ["check", "--at-exit"]].map { $0 + ["--format", "json"] }
         default:
@@ -44,7 +47,9 @@ struct JSONSchemaTests {
         }
     }
 
-    @Test("the real outputs of why and check on a recorded SignInSample trace are valid", arguments: ["why", "check"])
+    @Test(
+        "the real outputs of why and check on a recorded SignInSample trace are valid",
+        arguments: ["why", "why-finding", "check"])
     func realOutputs(schema: String) throws {
         // Given a trace recorded by the instrumented sample, with values
         let sample = try RecordedSample()
