@@ -33,6 +33,20 @@ struct CapturedLeakRuleTests {
         return trace
     }
 
+    /// A reader screen (scope 10) whose view model derives `lazy var page = selection.flatMap { … }`:
+    /// the flatMap's own subscription on 'selection' carries the transform's captures.
+    static func lazyFlatMap(transformCaptures: [Capture]) -> TraceBuilder {
+        var trace = TraceBuilder()
+        trace.beginScope(10, name: "reader screen", line: 5)
+        trace.output(1, line: 20, label: "selection", scope: 10)
+        trace.output(2, .flatMap, line: 31, scope: 10)
+        trace.edge(1, 2, .flatMap)
+        trace.bind(1, to: 1, line: 31, isInternal: true, scope: 10)
+        trace.add(.captured(subscription: 1, captures: transformCaptures))
+        trace.endScope(10)
+        return trace
+    }
+
     static let viewModelPaths: [(String, UInt64)] = [
         (".viewModel.title", 1), (".viewModel.isBookmarked", 2), (".viewModel.comments", 3),
     ]
@@ -74,15 +88,7 @@ struct CapturedLeakRuleTests {
 
     @Test("a lazy var derived with flatMap { self.page(for: $0) } keeps its view model through the transform")
     func flatMapTransformCycle() throws {
-        var trace = TraceBuilder()
-        trace.beginScope(10, name: "reader screen", line: 5)
-        trace.output(1, line: 20, label: "selection", scope: 10)
-        trace.output(2, .flatMap, line: 31, scope: 10)
-        trace.edge(1, 2, .flatMap)
-        trace.bind(1, to: 1, line: 31, isInternal: true, scope: 10)
-        trace.add(
-            .captured(subscription: 1, captures: [Self.strong("ReaderViewModel", holds: [(".selection", 1)])]))
-        trace.endScope(10)
+        let trace = Self.lazyFlatMap(transformCaptures: [Self.strong("ReaderViewModel", holds: [(".selection", 1)])])
         let findings = TraceAnalyzer.analyze(events: trace.events).findings
         #expect(kindsAndLines(findings) == ["retain-cycle@31"])
         #expect(
@@ -92,14 +98,7 @@ struct CapturedLeakRuleTests {
 
     @Test("the clean twin: the transform captures the view model weakly")
     func flatMapTransformWeak() {
-        var trace = TraceBuilder()
-        trace.beginScope(10, name: "reader screen", line: 5)
-        trace.output(1, line: 20, label: "selection", scope: 10)
-        trace.output(2, .flatMap, line: 31, scope: 10)
-        trace.edge(1, 2, .flatMap)
-        trace.bind(1, to: 1, line: 31, isInternal: true, scope: 10)
-        trace.add(.captured(subscription: 1, captures: [Self.weak("ReaderViewModel")]))
-        trace.endScope(10)
+        let trace = Self.lazyFlatMap(transformCaptures: [Self.weak("ReaderViewModel")])
         #expect(TraceAnalyzer.analyze(events: trace.events).findings.isEmpty)
     }
 
