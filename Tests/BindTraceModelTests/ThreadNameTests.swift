@@ -38,7 +38,7 @@ struct ThreadNameTests {
 
     @Test(
         "the main thread, the app's own names, whole queue labels; threads nobody named go by their number",
-        .timeLimit(.minutes(1)))
+        .hangGuard)
     func namesFromTheProgram() throws {
         let threads = try threads(of: "threads")
         #expect(threads.names(of: "main") == ["TraceFixture"])
@@ -51,7 +51,7 @@ struct ThreadNameTests {
         #expect(threads.names(of: "serial") == ["com.example.bind.network"], "\(threads.names)")
     }
 
-    @Test("two threads the app gave one name are told apart by the second's number", .timeLimit(.minutes(1)))
+    @Test("two threads the app gave one name are told apart by the second's number", .hangGuard)
     func sameNameTwice() throws {
         let threads = try threads(of: "threads")
         let workers = try #require(threads.numbers["worker"])
