@@ -75,6 +75,10 @@ package final class TraceFollower {
         let before = version
         if case .ended = status, !follows { return false }
         if follows, reader != nil, restarted() { startRun(now: now) }
+        if case .ended(.writerGone) = status, fileSize() > lastBytes {
+            // It grew after all (its writer's id belongs to another process now): read on.
+            status = .following
+        }
         if reader == nil { open(now: now) }
         guard let reader, case .following = status else { return version != before }
         readAvailable(reader, now: now)
@@ -131,6 +135,11 @@ package final class TraceFollower {
         if fstat(descriptor, &status) == 0, let reader, Int(status.st_size) < reader.bytesRead { return true }
         prefix = current
         return false
+    }
+
+    private func fileSize() -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     // MARK: - Reading
