@@ -13,6 +13,9 @@ PIP_PACKAGES := jsonschema perfetto playwright
 PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, playwright
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
+## The sanitizer passes leave out the default trait Serve (`bind-trace serve`, SwiftNIO): NIO is built and
+## tested once, by test-plain; `--traits Tracing` (the instrumented passes) leaves it out too.
+NO_SERVE := --disable-default-traits
 
 .PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
 
@@ -70,6 +73,7 @@ test: setup
 	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
 	done
 
+## The plain build, with the default trait Serve: the only pass that builds SwiftNIO and runs ServeTests.
 test-plain:
 	$(SWIFT) test
 
@@ -116,14 +120,14 @@ demo: setup
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE)
 	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, plain and instrumented. Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE)
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.

@@ -10,14 +10,15 @@ import PackagePlugin
 struct EmbedPageAssets: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
-        let files = (module.sourceFiles(withSuffix: "css") + module.sourceFiles(withSuffix: "js")).map(\.url)
+        let files = (module.sourceFiles(withSuffix: "css").map(\.url) + module.sourceFiles(withSuffix: "js").map(\.url))
             .sorted { $0.path < $1.path }
         // `report.css` and `report.js` are `style` and `script`; any other page's `NAME.css`/`NAME.js` (the
         // live page's) are `NAMEStyle` and `NAMEScript`.
-        let names = files.map { file in
+        let names: [String] = files.map { file in
             let base = file.deletingPathExtension().lastPathComponent
-            let role = file.pathExtension == "css" ? "style" : "script"
-            return base == "report" ? role : base + role.prefix(1).uppercased() + role.dropFirst()
+            let isStyle = file.pathExtension == "css"
+            if base == "report" { return isStyle ? "style" : "script" }
+            return base + (isStyle ? "Style" : "Script")
         }
         guard names.contains("style"), names.contains("script"), Set(names).count == names.count else {
             throw PluginError(

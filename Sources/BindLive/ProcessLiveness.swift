@@ -20,8 +20,8 @@ enum ProcessLiveness {
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 512) }
         guard count > 0 else { return true }
         // `pid (comm) S …`: the state follows the last ')' (a command name may hold one).
-        guard let close = bytes[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else { return true }
-        let state = bytes[close + 2]
+        guard let paren = bytes[..<count].lastIndex(of: UInt8(ascii: ")")), paren + 2 < count else { return true }
+        let state = bytes[paren + 2]
         return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
         #else
         return true

@@ -182,8 +182,8 @@ package final class TraceFollower {
             lastJudged = now
             judge()
         }
-        for warning in reader.warnings.suffix(20) where !warnings.contains(warning.description) {
-            warnings.append(warning.description)
+        for warning in reader.warnings.suffix(20) where !warnings.contains("\(warning)") {
+            warnings.append("\(warning)")
             if warnings.count > 20 { warnings.removeFirst() }
         }
     }
