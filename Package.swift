@@ -66,7 +66,8 @@ let package = Package(
         // The report page's style sheet and script are real files (HTML/report.css, HTML/report.js), embedded at
         // build time as `HTMLAssets` by the EmbedPageAssets plugin: the binary needs no resource bundle beside it.
         .target(
-            name: "BindReport", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
+            name: "BindReport",
+            dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
             plugins: ["EmbedPageAssets"]),
         .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
         .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),
@@ -135,6 +136,7 @@ let package = Package(
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
+        .testTarget(name: "BindLiveTests", dependencies: ["BindLive", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindExportTests",
             dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],

@@ -14,12 +14,15 @@ package enum LiveMessage {
         let limits = follower.limits
         let graph = follower.snapshot()
         // The newest Outputs (by creation), shown in creation order.
-        let outputs = graph.outputs.count > limits.outputs
+        let outputs =
+            graph.outputs.count > limits.outputs
             ? Array(graph.outputs.sorted { $0.createdAt < $1.createdAt }.suffix(limits.outputs)) : graph.outputs
         let shown = Set(outputs.map(\.id))
         let edges = graph.edges.filter { shown.contains($0.source) && shown.contains($0.derived) }.prefix(limits.edges)
         var bound: [UInt64: Int] = [:]
-        for subscription in graph.subscriptions where !subscription.isInternal { bound[subscription.output, default: 0] += 1 }
+        for subscription in graph.subscriptions where !subscription.isInternal {
+            bound[subscription.output, default: 0] += 1
+        }
         let counters = follower.counters
         let object: JSONValue = .object([
             ("trace", .number(index)),

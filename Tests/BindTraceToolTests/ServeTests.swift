@@ -66,6 +66,23 @@ struct ServeTests {
         #expect(result["events"] as? Int == 40 * 500 * 14)
         #expect(last - quarter < 8 * 1024, "RSS (KiB) per block: \(samples)")
     }
+
+    /// The figures of BENCHMARKS.md ("`bind-trace serve`"), measured by hand: `BIND_SERVE_BENCH=1 swift test
+    /// --filter ServeTests.figures`.
+    @Test(
+        "event-to-page latency (p50, p99) and memory over a long follow",
+        .enabled(if: ProcessInfo.processInfo.environment["BIND_SERVE_BENCH"] == "1"))
+    func figures() throws {
+        let small = try LiveSession.longTrace(blocks: 200, screensPerBlock: 1)
+        defer { small.cleanUp() }
+        let latency = try LiveSession.run(["--latency", small.directory])
+        print("serve latency (ms): \(latency)")
+        let long = try LiveSession.longTrace(blocks: 50, screensPerBlock: 20_000)
+        defer { long.cleanUp() }
+        let started = Date()
+        let memory = try LiveSession.run(["--memory", long.directory])
+        print("serve memory: \(memory), \(Date().timeIntervalSince(started)) s")
+    }
 }
 #else
 @Suite("bind-trace serve without the trait Serve")

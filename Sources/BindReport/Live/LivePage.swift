@@ -44,7 +44,8 @@ package enum LivePage {
         page.element("span", ["id": "connection", "class": "note"], text: "connecting…")
         page.element("span", ["id": "held", "class": "note"], text: "")
         page.raw("</div></header>\n<main id=\"traces\">\n")
-        page.element("p", ["id": "no-traces", "class": "note"], text: "No trace yet: waiting for the app to write one.")
+        page.element(
+            "p", ["id": "no-traces", "class": "note"], text: "No trace yet: waiting for the app to write one.")
         page.raw("</main>\n<footer>bind-trace serve. The page loads nothing but its own event stream.</footer>\n")
         page.raw("<script>\(HTMLAssets.liveScript)</script>\n</body>\n</html>\n")
         return page.output

@@ -33,7 +33,9 @@ final class LiveHub: Sendable {
         clients.withLockedValue { clients in
             for (index, message) in changed { clients.states[index] = message }
             for stream in clients.streams.values {
-                stream.eventLoop.execute { for (index, message) in changed { stream.value.send(message, trace: index) } }
+                stream.eventLoop.execute {
+                    for (index, message) in changed { stream.value.send(message, trace: index) }
+                }
             }
         }
     }

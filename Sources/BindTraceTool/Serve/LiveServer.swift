@@ -131,7 +131,8 @@ final class LiveHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let token, ServeToken.matches(token, settings.token) else { return false }
         let host = request.headers["host"].first ?? ""
         if LiveServer.isLoopback(settings.host) {
-            let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.prefix { $0 != ":" })
+            let name =
+                host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.prefix { $0 != ":" })
             guard LiveServer.isLoopback(name) else { return false }
         }
         if let origin = request.headers["origin"].first, origin != "http://\(host)" { return false }
@@ -141,7 +142,8 @@ final class LiveHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func startStream(context: ChannelHandlerContext) {
         var headers = Self.commonHeaders
         headers.add(name: "content-type", value: "text/event-stream; charset=utf-8")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         var hello = context.channel.allocator.buffer(capacity: 32)
         // Reconnect after a second when the connection drops (EventSource's own retry).
         hello.writeString("retry: 1000\n\n")
@@ -169,7 +171,8 @@ final class LiveHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "content-type", value: contentType)
         headers.add(name: "content-length", value: String(body.utf8.count))
         headers.add(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
