@@ -50,7 +50,13 @@ def status_of(url, headers=None):
 
 
 def wait_for(page, expression, timeout=TIMEOUT):
-    page.wait_for_function(expression, timeout=timeout * 1000)
+    """Polls `expression` until it is true. Not Playwright's wait_for_function: that evaluates the text with
+    eval inside the page, which the page's policy (no 'unsafe-eval') refuses, as it should."""
+    deadline = time.time() + timeout
+    while not page.evaluate(expression):
+        if time.time() > deadline:
+            raise SystemExit(f"timed out after {timeout} s waiting for: {expression}")
+        time.sleep(0.01)
 
 
 def shown(page):
@@ -92,7 +98,7 @@ def scenario(tool, directory):
     steps = json.load(open(os.path.join(directory, "steps.json")))
     trace = os.path.join(directory, "app.trace")
     # The "app": a process of ours named in the trace's writer record, killed at the end (a crash).
-    app = subprocess.Popen(["sleep", "600"])
+    app = subprocess.Popen(["sleep", "600"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     append(trace, open(os.path.join(directory, "header.bin"), "rb").read() + writer_record(app.pid))
     server, url = start_server(tool, trace)
     result = {}
@@ -160,6 +166,7 @@ def scenario(tool, directory):
             result["injectedElements"] = page.evaluate("document.querySelectorAll('main img, main script').length")
             browser.close()
     finally:
+        app.kill()
         server.terminate()
         server.wait(timeout=10)
     result["dialogs"] = log["dialogs"]

@@ -33,7 +33,7 @@ struct ServeTests {
         let seen = try #require(result["steps"] as? [[String: Any]])
         #expect(seen.map { $0["outputs"] as? [Int] ?? [] } == [[1], [1, 2, 3], [1, 2, 3], [1, 2, 3, 4]])
         #expect(seen.map { $0["findings"] as? Int ?? -1 } == [0, 0, 1, 1])
-        #expect((seen[2]["findingKinds"] as? [String]) == ["leaked-subscription"])
+        #expect((seen[2]["findingKinds"] as? [String]) == ["leaked-output"])
         // A page opened late shows the state at once.
         #expect(result["lateOutputs"] as? [Int] == [1, 2, 3])
         #expect(result["lateFindings"] as? Int == 1)
@@ -143,7 +143,7 @@ enum LiveSession {
         trace.bind(1, to: 1, file: "App/Screen.swift", line: 20, scope: 1)
         trace.update(1)
         cuts.append((trace.bytes.count, trace.eventCount))
-        // 3: the screen closes without unbinding: a leaked subscription, judged when the scope ends.
+        // 3: the screen closes, its `isValid` still alive: a leaked Output, judged when the scope ends.
         trace.endScope(1)
         cuts.append((trace.bytes.count, trace.eventCount))
         // 4: the app goes on (the page is paused meanwhile), then dies.
