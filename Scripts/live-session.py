@@ -262,7 +262,7 @@ def screenshot(tool, trace, output):
             page = open_page(browser, url, log)
             wait_for(page, "document.querySelector('section.trace') !== null")
             time.sleep(1.5)
-            page.screenshot(path=output, full_page=False)
+            page.screenshot(path=output, full_page=True, clip={"x": 0, "y": 0, "width": 1280, "height": 2000})
             browser.close()
     finally:
         server.terminate()

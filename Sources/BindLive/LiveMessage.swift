@@ -20,7 +20,7 @@ package enum LiveMessage {
         let shown = Set(outputs.map(\.id))
         let edges = graph.edges.filter { shown.contains($0.source) && shown.contains($0.derived) }.prefix(limits.edges)
         var bound: [UInt64: Int] = [:]
-        for subscription in graph.subscriptions where !subscription.isInternal {
+        for subscription in graph.subscriptions {
             bound[subscription.output, default: 0] += 1
         }
         let counters = follower.counters
