@@ -190,11 +190,18 @@ def writer_record(pid):
 
 
 def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    """The resident memory of `pid` and its children: bind-trace runs each command in a child process
+    (docs/hardening.md, "memory and crashes"), which is the one that reads and serves."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                total += sum(rss_kib(int(child)) for child in children.read().split())
+    except (OSError, StopIteration):
+        pass
+    return total
 
 
 def memory(tool, directory):

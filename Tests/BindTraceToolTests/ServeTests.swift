@@ -77,7 +77,9 @@ struct ServeTests {
         defer { small.cleanUp() }
         let latency = try LiveSession.run(["--latency", small.directory])
         print("serve latency (ms): \(latency)")
-        let long = try LiveSession.longTrace(blocks: 50, screensPerBlock: 20_000)
+        // 50 blocks of 20,000 screens (14 M events) by default; BIND_SERVE_BENCH_SCREENS sets the block size.
+        let screens = ProcessInfo.processInfo.environment["BIND_SERVE_BENCH_SCREENS"].flatMap(Int.init) ?? 20_000
+        let long = try LiveSession.longTrace(blocks: 50, screensPerBlock: screens)
         defer { long.cleanUp() }
         let started = Date()
         let memory = try LiveSession.run(["--memory", long.directory])
