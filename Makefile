@@ -17,7 +17,7 @@ TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 ## tested once, by test-plain; `--traits Tracing` (the instrumented passes) leaves it out too.
 NO_SERVE := --disable-default-traits
 
-.PHONY: setup build lint format api test test-plain test-tracing release-fixture test-e2e tsan asan sanitize demo bench fuzz fuzz-smoke clean
+.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -57,15 +57,25 @@ format: setup
 
 ## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI
 ## excluded): fails when a public symbol appears, disappears or changes without the list changing.
-## `Scripts/public-api.py --update` rewrites the list.
+## `Scripts/public-api.py --update` rewrites the list. Then every public symbol of Bind and BindTesting must have a
+## `///` comment of its own (`Scripts/doc-coverage.py --missing` lists what lacks one, in every module).
 api:
 	Scripts/public-api.py
+	Scripts/doc-coverage.py --check Bind BindTesting
+
+## The DocC documentation of Bind and BindTesting (their catalogs: Sources/Bind/Bind.docc,
+## Sources/BindTesting/BindTesting.docc) through swift-docc-plugin, failing on any DocC warning. The archives go to
+## .build/plugins/Swift-DocC/outputs/ (git-ignored); `swift package --disable-sandbox preview-documentation --target
+## Bind` serves one. Not part of `make test` (see docs/architecture.md, "Counts", for its time).
+DOCS_TARGETS := Bind BindTesting
+docs:
+	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --warnings-as-errors
 
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
-## end to end in a scratch user package, both builds again under AddressSanitizer and Thread
-## Sanitizer, and a short pass of every fuzz target.
+## end to end in a scratch user package, a user's leak-checked suite run in parallel (a short form), both builds
+## again under AddressSanitizer and Thread Sanitizer, and a short pass of every fuzz target.
 ## Each step prints how long it took, so a slow CI run shows where its time went.
-TEST_STEPS := lint api test-plain test-tracing test-e2e asan tsan fuzz-smoke
+TEST_STEPS := lint api test-plain test-tracing test-e2e test-parallel-suite asan tsan fuzz-smoke
 test: setup
 	@for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \
@@ -73,12 +83,21 @@ test: setup
 	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
 	done
 
+## The plain build on purpose: its leak checks check nothing, and BIND_LEAK_CHECK_REQUIRE_TRACING=0 keeps
+## them warnings where CI is set (docs/testing.md); the Tracing build's tests check for real.
+PLAIN_BUILD_CHECKS := BIND_LEAK_CHECK_REQUIRE_TRACING=0
 ## The plain build, with the default trait Serve: the only pass that builds SwiftNIO and runs ServeTests.
 test-plain:
-	$(SWIFT) test
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test
 
 test-tracing: release-fixture
 	$(SWIFT) test $(TRACING_BUILD)
+
+## The long form of the recorder's stress tests (`make test` runs the short one, 20 trials): 200 trials of
+## SIGTERM, SIGINT and SIGHUP mid-burst, each trace checked against a count of updates kept in shared memory.
+STRESS_TRIALS ?= 200
+stress: setup
+	BIND_STRESS_TRIALS=$(STRESS_TRIALS) $(SWIFT) test $(TRACING_BUILD) --filter SignalCountTests
 
 ## TraceFixture built with -c release in the instrumented build's folder: StoppedCombineProgramTests runs
 ## it, since the optimiser may release a combine's source after its last use (docs/compatibility.md).
@@ -91,6 +110,13 @@ release-fixture:
 test-e2e: setup
 	$(SWIFT) build --product bind-trace
 	BIND_E2E=1 $(SWIFT) test --filter EndToEndRecipeTests
+
+## A user's suite under the leak check (Samples/ParallelLeakSuite, a package of its own that depends on this one
+## by path): `swift test --parallel` PARALLEL_SUITE_RUNS times (3 here; `Scripts/parallel-suite.sh 10` for the
+## full proof), failing if a clean test ever fails or a planted leak is ever missed.
+PARALLEL_SUITE_RUNS ?= 3
+test-parallel-suite:
+	SWIFT=$(SWIFT) Scripts/parallel-suite.sh $(PARALLEL_SUITE_RUNS)
 
 ## The main job: build the traced sample, run it, write the findings, the graph and the report; then run the
 ## sample's pull-request variant (one bug fixed, an update storm added) and write what changed (bind-trace diff).
@@ -109,6 +135,7 @@ demo: setup
 	SIGNIN_VARIANT=pull-request BIND_TRACE=demo/signin-pr.trace BIND_TRACE_VALUES=1 .build-tracing/debug/SignInSample > demo/sample-output-pr.txt
 	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace --format markdown -o demo/diff.md --svg demo/diff.svg
 	.build-tracing/debug/bind-trace diff demo/signin.trace demo/signin-pr.trace > demo/diff.txt
+	.build-tracing/debug/bind-trace report demo/signin-pr.trace --base demo/signin.trace -o demo/report-pr --fail-on none
 	@echo
 	@echo "Trace:     demo/signin.trace  (bind-trace dump demo/signin.trace | jq)"
 	@echo "Findings:  demo/check.txt"
@@ -117,17 +144,18 @@ demo: setup
 	@echo "Report:    demo/report/index.html  (also junit.xml, findings.sarif)"
 	@echo "Timeline:  demo/signin.pftrace  (open in https://ui.perfetto.dev)"
 	@echo "Diff:      demo/diff.md, demo/diff.svg, demo/diff.txt  (the sample against its pull-request variant, SIGNIN_VARIANT=pull-request)"
+	@echo "           demo/report-pr/index.html#changes  (the variant's report, with Changes since BASE)"
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE)
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE)
 	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, plain and instrumented. Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE)
+	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE)
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.

@@ -29,12 +29,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
+        // `make docs` (swift package generate-documentation): a command plugin, built only when it runs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Thread-local state and the clock for the recorder; linked only into the Tracing build.
         .target(name: "CBindTrace", dependencies: ["CBindCore"]),
-        // The per-thread depth of operator cascades, so deep chains never overflow the stack.
-        .target(name: "CBindCore"),
+        // The per-thread depth of operator cascades, so deep chains never overflow the stack; in the build
+        // without the trait, the line that says BIND_TRACE is ignored (UntracedEnvironment.c).
+        .target(name: "CBindCore", cSettings: [.define("BIND_TRACING", .when(traits: ["Tracing"]))]),
         // The trace format: record tags, fields, encoder and decoder. A leaf: recorder and reader share it.
         .target(name: "BindTraceFormat"),
         .target(
@@ -108,9 +111,10 @@ let package = Package(
             dependencies: ["Bind", "UIKitStandIn", "WebKitStandIn"],
             swiftSettings: [.define("BIND_UIKIT_STANDIN")]
         ),
-        // Shared by the tests: writes traces with the format's own encoder, reads captures.
+        // Shared by the tests: writes traces with the format's own encoder, reads captures (each
+        // checked for inconsistencies by the analysis's replay as it is read).
         .target(
-            name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel"],
+            name: "BindTraceTestSupport", dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindAnalysis"],
             path: "Tests/BindTraceTestSupport"),
         .testTarget(
             name: "BindTraceModelTests",

@@ -53,6 +53,7 @@ echo "bench: running the instrumented variant…" >&2
 #
 # 30 — bind-trace analysis throughput: events/s on a generated 10M-event trace, peak memory.
 #      Put the script at Benchmarks/hooks/analysis.sh; it gets the results directory as $1.
+# 35 — bind-trace diff: two 10M-event traces against the two check runs, peak memory (hooks/diff.sh).
 # 40 — graph rendering: ours vs `dot -Tsvg` / `sfdp -Tsvg`, per graph size.
 #      Put the script at Benchmarks/hooks/rendering.sh; it gets the results directory as $1.
 # ---------------------------------------------------------------------------------------------
@@ -65,6 +66,7 @@ hook() {  # hook NUMBER NAME SECTION
     fi
 }
 hook 30 analysis "bind-trace analysis — events/s on a generated 10M-event trace, peak memory"
+hook 35 diff "bind-trace diff — two 10M-event traces vs two check runs, peak memory"
 hook 40 rendering "Graph rendering — ours vs dot -Tsvg / sfdp -Tsvg"
 
 {

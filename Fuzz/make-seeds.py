@@ -254,6 +254,39 @@ def seeds():
     t.record(30, [2, source, 42])  # a site defined out of order
     t.end()
     yield "call-sites-1.3", bytes(t.data)
+    # A delivery Bind deferred past its nesting limit resumes (1.4): the resumed event (33) opens the
+    # delivery's frame again inside its own cause, and the deferred update names that delivery.
+    t = Trace(minor=4).clock()
+    source = t.string("App/Chain.swift")
+    t.created(1, 0, 0, source, 3)  # 1
+    t.created(2, 4, 0, source, 4)  # 2 map
+    t.edge(1, 2, 4)  # 3
+    t.bound(1, 1, source, 4, flags=1)  # 4
+    t.created(3, 4, 0, source, 5)  # 5 map
+    t.edge(2, 3, 4)  # 6
+    t.bound(2, 2, source, 5, flags=1)  # 7
+    t.update(1)  # 8 root
+    t.update(2, cause=(1, 1))  # 9 (its delivery to subscription 2 deferred)
+    t.update(1)  # 10 another root
+    t.record(TAG["resumed"], [1, 2, 2, 0])  # 11: the delivery of event 9 to subscription 2 resumes, at top level
+    t.update(3, cause=(2, 2))  # 12: caused by event 9
+    t.record(TAG["resumed"], [1, 50, 2, 1, 1])  # 13: a delivery before the trace, inside event 12
+    t.record(TAG["resumed"], [1, 1, 77, 0])  # 14: a subscription never bound
+    t.end()
+    yield "resumed-1.4", bytes(t.data)
+    # A flight recording's later segment ended by SIGTERM (1.4): writer, window (100 events before
+    # it, 60 of them in the previous segment, which began at 1,000 ns; segment 3), the signal record.
+    t = Trace(minor=4)
+    t.record(8, [4242, 4200, 4000])
+    t.record(TAG["window"], [100, 60, 1000, 3])
+    t.clock()
+    source = t.string("App/Model.swift")
+    t.created(1, 0, 0, source, 3, pre=1)  # made before the window: preexisting
+    t.update(1)
+    t.record(TAG["window"], [5, 9, 0, 1])  # more in the previous segment than before it: malformed
+    t.record(TAG["signal"], [15])
+    t.end()
+    yield "flight-window-1.4", bytes(t.data)
     # 1.2: a file's writer and continues records, numbered chunks (one written twice, one skipping
     # numbers), exact lost counts, and a combine that stopped.
     t = Trace(minor=2)

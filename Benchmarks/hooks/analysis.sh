@@ -66,9 +66,11 @@ measure() {
         'NR == 2 { cpu = $1 } { if ($2 > peak) peak = $2 } END { print events, cpu, peak, wall }'
 }
 
-echo "bench: recording the 1M- and 10M-event traces…" >&2
+echo "bench: recording the 1M- and 10M-event traces, and the deep fan-out one…" >&2
 "$workload" "$results/analysis-1m.trace" 1000000
 "$workload" "$results/analysis-10m.trace" 10000000
+# Issue 39: propagations thousands of steps deep that fan out at combines (TraceWorkload … deep).
+"$workload" "$results/analysis-deep.trace" 4000000 deep
 # measure_why TRACE: prints "CPU_SECONDS PEAK_KB WALL_SECONDS" (median CPU, peak, median wall of three
 # runs) of `why --output 'model 0'`: the last update of a model, so both of its passes read the whole file.
 measure_why() {
@@ -88,14 +90,26 @@ measure_why() {
 echo "bench: timing bind-trace check…" >&2
 small="$(measure "$results/analysis-1m.trace")" || fail "(bind-trace check failed)"
 large="$(measure "$results/analysis-10m.trace")" || fail "(bind-trace check failed)"
+deep="$(measure "$results/analysis-deep.trace")" || fail "(bind-trace check failed on the deep trace)"
 read -r events1 cpu1 peak1 _ <<<"$small"
 read -r events10 cpu10 peak10 wall10 <<<"$large"
+read -r events_deep cpu_deep peak_deep _ <<<"$deep"
 bytes10="$(stat -c %s "$results/analysis-10m.trace")"
 echo "bench: timing bind-trace why…" >&2
 why_small="$(measure_why "$results/analysis-1m.trace")" || why_small=""
 why_large="$(measure_why "$results/analysis-10m.trace")" || why_large=""
 rm -f "$results"/analysis-*.trace
 
+awk -v e="$events_deep" -v c="$cpu_deep" -v p="$peak_deep" -v e10="$events10" -v c10="$cpu10" -v section="$section" '
+function row(name, measured, against, ratio, target, met) {
+    printf "row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", section, name, measured, against, ratio, target, met
+}
+BEGIN {
+    rate = e / c; rate10 = e10 / c10
+    row("bind-trace check, deep fan-out trace (issue 39): events/s (CPU time)", sprintf("%.2f M events/s", rate / 1e6),
+        sprintf("%d events in %.2f s CPU, %.1f MB peak", e, c, p / 1024), sprintf("%.2f× the 10M trace'"'"'s rate", rate / rate10),
+        "≥ 0.5× the 10M trace'"'"'s rate", (rate >= rate10 * 0.5) ? "met" : "MISSED")
+}'
 awk -v e1="$events1" -v c1="$cpu1" -v p1="$peak1" -v e10="$events10" -v c10="$cpu10" -v p10="$peak10" \
     -v w10="$wall10" -v target_wall_rate="$target_wall_rate" \
     -v bytes="$bytes10" -v target_rate="$target_rate" -v target_mb="$target_mb" -v section="$section" '

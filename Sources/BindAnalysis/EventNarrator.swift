@@ -132,6 +132,11 @@ package struct EventNarrator {
             return Line(
                 text: "subscription \(subscription)'s closure \(Narrator.captures(captures) { name($0) })",
                 outputs: held, sites: [])
+        case .resumed(let delivery, _):
+            let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
+            return Line(
+                text: "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit",
+                outputs: [], sites: [])
         }
     }
 

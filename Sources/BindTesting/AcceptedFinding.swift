@@ -8,6 +8,7 @@ import BindAnalysis
 /// func cellShowsTitle() { … }
 /// ```
 public struct AcceptedFinding: Hashable, Sendable, CustomStringConvertible {
+    /// The kind of finding accepted, such as `.leakedSubscription`.
     public var kind: Finding.Kind
     /// The `#fileID` of the site: `App/Cell.swift`.
     public var file: String
@@ -26,6 +27,8 @@ public struct AcceptedFinding: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Accepts findings of `kind` in the file with the `#fileID` `file` (`"App/Cell.swift"`), at `line`
+    /// or, when it is `nil`, at any line.
     public init(kind: Finding.Kind, file: String, line: UInt? = nil) {
         self.kind = kind
         self.file = file
@@ -38,19 +41,6 @@ public struct AcceptedFinding: Hashable, Sendable, CustomStringConvertible {
         return line == nil || line == site.line
     }
 
+    /// The kind and site, as a leak check names them: `leaked-subscription at App/Cell.swift:42`.
     public var description: String { "\(kind.rawValue) at \(file)\(line.map { ":\($0)" } ?? "")" }
-}
-
-/// What a leak check does in a build without the `Tracing` trait, where it cannot see anything.
-public enum UntracedBuildPolicy: Sendable, Hashable {
-    /// Record a warning saying nothing was checked (the default). The environment variable
-    /// `BIND_LEAK_CHECK_REQUIRE_TRACING=1` turns it into ``fail``, for CI jobs that must check.
-    case warn
-    /// Fail the test: it was meant to check for leaks and could not.
-    case fail
-
-    /// `self`, or ``fail`` when the environment requires tracing.
-    var effective: UntracedBuildPolicy {
-        LeakCheck.environmentRequiresTracing ? .fail : self
-    }
 }

@@ -19,20 +19,30 @@ extension XCTestCase {
     ///     }
     /// }
     /// ```
-    /// In a build without the `Tracing` trait nothing can be checked: by default it prints a
-    /// `warning:` line saying so (``UntracedBuildPolicy/warn``); ``UntracedBuildPolicy/fail`` or
-    /// `BIND_LEAK_CHECK_REQUIRE_TRACING=1` make it fail instead.
+    /// In a build without the `Tracing` trait nothing can be checked: by default it fails saying so
+    /// in CI (the environment variable `CI` set) and prints a `warning:` line elsewhere
+    /// (``UntracedBuildPolicy/automatic``).
+    ///
+    /// In an `async` test, `await assertNoBindingLeaks { … }` runs the `async` form even when the body
+    /// never awaits: this synchronous form is for synchronous tests.
     ///
     /// - Parameters:
     ///   - accepted: known findings, by kind and site, that are not reported.
     ///   - untraced: what to do in a build that cannot record.
+    ///   - file: the `#filePath` of the call, where a failure with no site of its own is recorded.
+    ///   - line: the line of the call.
+    ///   - fileID: the `#fileID` of the call, where the check's scope begins.
     ///   - body: the code to check; its errors are rethrown after the check has reported, so a
     ///     test that fails on a thrown error still shows its leaks.
+    // Disfavoured: in an async context a body that never awaits fits both forms, and the async one
+    // must win there (a synchronous context cannot call it, so it still gets this one).
+    @_disfavoredOverload
     public func assertNoBindingLeaks<Failure: Error>(
-        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
         file: StaticString = #filePath, line: UInt = #line, fileID: StaticString = #fileID,
         _ body: () throws(Failure) -> Void
     ) throws(Failure) {
+        LeakCheck.formObserver?(.synchronous)
         // The body's error is rethrown only after judging, so a failing test still shows its leaks.
         var thrown: Failure?
         // The capture's scope begins at the caller's line: "scope begins here" names the user's test.
@@ -45,7 +55,8 @@ extension XCTestCase {
 
     /// Runs the asynchronous `body` while recording its bindings and fails at the line of every leak
     /// it left behind: ``assertNoBindingLeaks(accepting:untraced:file:line:fileID:_:)`` for `async`
-    /// tests (a `@MainActor` view model's).
+    /// tests (a `@MainActor` view model's). `await assertNoBindingLeaks { … }` chooses this form
+    /// whether or not the body awaits.
     ///
     /// ```swift
     /// @MainActor func testProfileScreenUnbindsOnClose() async {
@@ -62,12 +73,17 @@ extension XCTestCase {
     /// - Parameters:
     ///   - accepted: known findings, by kind and site, that are not reported.
     ///   - untraced: what to do in a build that cannot record.
+    ///   - file: the `#filePath` of the call, where a failure with no site of its own is recorded.
+    ///   - line: the line of the call.
+    ///   - fileID: the `#fileID` of the call, where the check's scope begins.
+    ///   - isolation: the actor the body runs on: the caller's, by default.
     ///   - body: the code to check; its errors are rethrown after the check has reported.
     public func assertNoBindingLeaks<Failure: Error>(
-        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
         file: StaticString = #filePath, line: UInt = #line, fileID: StaticString = #fileID,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws(Failure) -> Void
     ) async throws(Failure) {
+        LeakCheck.formObserver?(.asynchronous)
         var thrown: Failure?
         let run = await LeakCheck.run(
             "assertNoBindingLeaks", fileID: "\(fileID)", line: Int(clamping: line), isolation: isolation

@@ -16,7 +16,8 @@ import Testing
 ///
 /// What counts: whatever the test body binds or creates that is still bound (to a live Output) or
 /// alive when the body returns. Only a build with the `Tracing` trait can see bindings: in any
-/// other build the check records a warning that it checked nothing (see ``UntracedBuildPolicy``).
+/// other build the check says it checked nothing — a failure in CI, a warning elsewhere, by default
+/// (see ``UntracedBuildPolicy``).
 /// A test that throws (a failing `try #require`) still has its leaks reported, before its error.
 public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Findings that are known and not reported.
@@ -24,7 +25,12 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// What to do in a build that cannot record.
     public var untraced: UntracedBuildPolicy
 
-    public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn) {
+    /// Creates the check; `.bindingLeakCheck(accepting:untraced:)` is the usual spelling.
+    ///
+    /// - Parameters:
+    ///   - accepted: known findings, by kind and site, that are not reported.
+    ///   - untraced: what to do in a build without the `Tracing` trait (`.automatic` by default: fail in CI, warn elsewhere).
+    public init(accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic) {
         self.accepted = accepted
         self.untraced = untraced
     }
@@ -32,6 +38,7 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to every test in a suite it is attached to.
     public var isRecursive: Bool { true }
 
+    /// The comment a test runner shows for a test under this trait: "Checked for leaked bindings".
     public var comments: [Comment] { ["Checked for leaked bindings"] }
 
     /// Scopes each test case (each run of a test function), never a suite as a whole.
@@ -39,6 +46,9 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
+    /// Runs one test case in a recorded scope, then records an issue for every finding it left behind
+    /// (or, in a build that cannot record, the warning or failure of ``untraced``). The test's error,
+    /// if it throws, is rethrown after the findings are reported.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -56,8 +66,10 @@ public struct BindingLeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
     /// Records one issue per finding, at its site; `anchor` (the test) for what has no site.
     func report(_ outcome: LeakCheckOutcome, anchor: SourceLocation) {
         guard outcome.checked else {
-            let severity: Issue.Severity = untraced.effective == .fail ? .error : .warning
-            Issue.record(Comment(rawValue: LeakCheck.untracedMessage), severity: severity, sourceLocation: anchor)
+            let decision = untraced.decision
+            Issue.record(
+                Comment(rawValue: decision.message), severity: decision.fails ? .error : .warning,
+                sourceLocation: anchor)
             return
         }
         if let error = outcome.readError {
@@ -87,9 +99,9 @@ extension Trait where Self == BindingLeakCheckTrait {
     ///
     /// - Parameters:
     ///   - accepted: known findings, by kind and site (`"App/Cell.swift:42"`).
-    ///   - untraced: what to do in a build without the `Tracing` trait (warn by default).
+    ///   - untraced: what to do in a build without the `Tracing` trait (by default: fail in CI, warn elsewhere).
     public static func bindingLeakCheck(
-        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn
+        accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic
     ) -> Self {
         BindingLeakCheckTrait(accepting: accepted, untraced: untraced)
     }
@@ -111,19 +123,23 @@ extension Trait where Self == BindingLeakCheckTrait {
 /// out what the nested one judged.
 ///
 /// Outside a Swift Testing test (in an XCTest test, where Swift Testing issues would be dropped) each
-/// finding fails the running XCTest test with `XCTFail` at the caller's line, its own site named in
-/// the message; an XCTest test can also use `XCTestCase.assertNoBindingLeaks`, which fails at the
-/// finding's line.
+/// finding fails the running XCTest test at the finding's own line (its file found below the package
+/// that holds `filePath`), as `XCTestCase.assertNoBindingLeaks` does; a finding with no site fails at
+/// the caller's line.
 ///
 /// - Parameters:
 ///   - accepted: known findings, by kind and site, that are not reported.
 ///   - untraced: what to do in a build that cannot record.
-///   - fileID, filePath, line, column: the caller's location, where the check's scope begins and
-///     where a finding with no site is reported. Plain literals, so a file that imports only XCTest
+///   - fileID: the caller's `#fileID`, where the check's scope begins and a finding with no site is
+///     reported. This and the three below are plain literals, so a file that imports only XCTest
 ///     can call this.
+///   - filePath: the caller's `#filePath`.
+///   - line: the caller's line.
+///   - column: the caller's column.
+///   - isolation: the actor the body runs on: the caller's, by default.
 ///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
-    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {
@@ -163,11 +179,16 @@ extension LeakCheck {
 /// `sourceLocation: SourceLocation = #_sourceLocation` of its own and forwards it.
 ///
 /// - Parameters:
+///   - accepted: known findings, by kind and site, that are not reported.
+///   - untraced: what to do in a build that cannot record.
 ///   - sourceLocation: where the check's scope begins and a finding with no site is reported.
-///   - file, line: where an XCTest failure goes outside a Swift Testing test (`XCTFail` takes only
-///     a literal path): the helper's call, unless it forwards its own `#filePath` and `#line`.
+///   - file: the `#filePath` where an XCTest failure goes outside a Swift Testing test (`XCTFail`
+///     takes only a literal path): the helper's call, unless it forwards its own `#filePath`.
+///   - line: the line of that failure: the helper's call, unless it forwards its own `#line`.
+///   - isolation: the actor the body runs on: the caller's, by default.
+///   - body: the code to check; its errors are rethrown after the check has reported.
 public func withBindingLeakCheck(
-    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .warn,
+    accepting accepted: [AcceptedFinding] = [], untraced: UntracedBuildPolicy = .automatic,
     sourceLocation: SourceLocation, file: StaticString = #filePath, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async throws {

@@ -8,18 +8,18 @@ import XCTest
 extension LeakCheck {
     /// Reports an outcome to XCTest (or, with no XCTest, to the console): the untraced build's warning
     /// or failure and a trace that could not be read at `file`:`line`, then each finding through
-    /// `leak`. `assertNoBindingLeaks` records a finding at its own site; `withBindingLeakCheck`
-    /// outside a Swift Testing test, where an `Issue` would be dropped and the test would pass
-    /// silently, fails at `file`:`line` with the site in the message (``reportOutsideSwiftTesting``).
+    /// `leak`. `assertNoBindingLeaks` and `withBindingLeakCheck` outside a Swift Testing test (where an
+    /// `Issue` would be dropped and the test would pass silently) record each finding at its own site.
     static func reportToXCTest(
         _ outcome: LeakCheckOutcome, untraced: UntracedBuildPolicy, file: StaticString, line: UInt,
         leak: (Finding) -> Void
     ) {
         guard outcome.checked else {
-            if untraced.effective == .fail {
-                fail(untracedMessage, file: file, line: line)
+            let decision = untraced.decision
+            if decision.fails {
+                fail(decision.message, file: file, line: line)
             } else {
-                print("\(file):\(line): warning: \(untracedMessage)")
+                print("\(file):\(line): warning: \(decision.message)")
             }
             return
         }
@@ -29,14 +29,22 @@ extension LeakCheck {
         for finding in outcome.findings { leak(finding) }
     }
 
-    /// `XCTFail` takes only a literal file, so every failure is at the caller's line and names the
-    /// finding's own site in its message.
+    /// `withBindingLeakCheck` in an XCTest test: each finding fails the running test at its own site,
+    /// the file found below the package that holds `file` (the caller's `#filePath`); a finding with no
+    /// site fails at the caller's line.
     static func reportOutsideSwiftTesting(
         _ outcome: LeakCheckOutcome, untraced: UntracedBuildPolicy, file: StaticString, line: UInt
     ) {
+        let callerPath = "\(file)"
         reportToXCTest(outcome, untraced: untraced, file: file, line: line) { finding in
-            let site = finding.site.map { "\($0.file):\($0.line): " } ?? ""
-            fail(site + describe(finding), file: file, line: line)
+            guard let site = finding.site else { return fail(describe(finding), file: file, line: line) }
+            let path = SourcePaths.filePath(for: site.file, near: callerPath)
+            // `XCTFail` takes the file as a `StaticString`: one made at run time for the site's path.
+            if let sitePath = StaticString.madeAtRunTime(path) {
+                fail(describe(finding), file: sitePath, line: UInt(clamping: site.line))
+            } else {
+                fail("\(site.file):\(site.line): " + describe(finding), file: file, line: line)
+            }
         }
     }
 

@@ -64,6 +64,11 @@ enum LeakCheck {
     /// The findings list of the check the current task runs in (`nil` outside any check).
     @TaskLocal static var enclosingCheck: JudgedFindings?
 
+    /// Which form of `assertNoBindingLeaks` runs, for a test of the overload the compiler chooses.
+    enum Form: Sendable { case synchronous, asynchronous }
+    /// Told the form of each `assertNoBindingLeaks` run in its task (tests only; `nil` otherwise).
+    @TaskLocal static var formObserver: (@Sendable (Form) -> Void)?
+
     /// Records `body` in a scope named `name` that begins at the user's `fileID`:`line`.
     ///
     /// `body` does not throw: a front end catches its body's error, judges the recording, and
@@ -94,12 +99,6 @@ enum LeakCheck {
         + "on the dependency, `.package(url: …, from: …, traits: [.trait(name: \"Tracing\", "
         + "condition: .when(traits: [\"BindTracing\"]))])`; then run `swift test --traits BindTracing`. "
         + "(In Bind's own package: `swift test --traits Tracing`.)"
-
-    static var environmentRequiresTracing: Bool {
-        guard let raw = getenv("BIND_LEAK_CHECK_REQUIRE_TRACING") else { return false }
-        let value = String(cString: raw).lowercased()
-        return value == "1" || value == "true" || value == "yes"
-    }
 
     /// Judges a run and splits its findings into reported and accepted, leaving out what a nested
     /// check already judged; then tells the enclosing check (if any) what this one judged.

@@ -6,14 +6,14 @@ import BindTraceModel
 
 extension TraceAnalyzer {
     /// Analyses a capture, judging only what its body did: other threads record into the same
-    /// capture, so ``AnalysisOptions/focusScope`` defaults to the capture's scope.
+    /// capture, so `AnalysisOptions.focusScope` defaults to the capture's scope.
     ///
     /// ```swift
     /// let recording = BindTrace.capture { screen.show(); screen.close() }
     /// let result = try TraceAnalyzer.analyze(recording!)
     /// #expect(result.findings.isEmpty)
     /// ```
-    /// - Throws: ``TraceReadError`` when the recording cannot be decoded.
+    /// - Throws: `TraceReadError` (from BindTraceModel) when the recording cannot be decoded.
     public static func analyze(_ recording: BindTrace.Recording, options: AnalysisOptions = AnalysisOptions())
         throws(TraceReadError) -> AnalysisResult
     {

@@ -9,7 +9,8 @@ package enum TraceFormat {
     package static let magic: [UInt8] = Array("BINDTRC\u{1A}".utf8)
     package static let majorVersion: UInt16 = 1
     /// 1: `contained` and `handleReleased` events. 2: `chunk`, `continues` and `writer` records
-    /// and the `stopped` event. 3: `site` records and `calledAt` events. 4: `captured` events.
+    /// and the `stopped` event. 3: `site` records and `calledAt` events. 4: `captured` and `resumed`
+    /// events, `signal` and `window` records.
     package static let minorVersion: UInt16 = 4
     /// magic + major + minor + flags.
     package static let headerSize = 16
@@ -67,8 +68,17 @@ package enum TraceFormat {
         case site = 30
         /// The call site of a root update or fire.
         case calledAt = 31
+        /// A delivery Bind deferred past its nesting limit resumes: its cause frame is open again.
+        /// Since 1.4 (tag 32 is left for another record of 1.4).
+        case resumed = 33
+        /// Metadata (no sequence number), right before the end record: the recording ended because
+        /// the process got this signal (SIGTERM, SIGINT, SIGHUP). Since 1.4.
+        case signal = 34
+        /// Metadata, after the `writer` record of a flight recording's later segment (`BIND_TRACE_LIMIT`):
+        /// what came before the file and where it is. Since 1.4.
+        case window = 35
 
-        package var isEvent: Bool { rawValue >= 10 && self != .site }
+        package var isEvent: Bool { rawValue >= 10 && self != .site && self != .signal && self != .window }
 
         /// The event kinds, in tag order: the order of every per-kind table (statistics, summaries).
         package static let events = allCases.filter(\.isEvent)
@@ -86,6 +96,8 @@ package enum TraceFormat {
             case .continues: "continues"
             case .writer: "writer"
             case .site: "site"
+            case .signal: "signal"
+            case .window: "window"
             case .outputCreated: "outputCreated"
             case .edge: "edge"
             case .innerSwitch: "innerSwitch"
@@ -104,6 +116,7 @@ package enum TraceFormat {
             case .stopped: "stopped"
             case .captured: "captured"
             case .calledAt: "calledAt"
+            case .resumed: "resumed"
             }
         }
     }

@@ -27,6 +27,15 @@ package enum TraceRecord: Equatable, Sendable {
     /// A call site of an update or fire (id from 1, defined once before first use): `file` (string
     /// id) and `line`. Since 1.3.
     case site(id: UInt64, file: UInt64, line: UInt64)
+    /// The recording ended because the process got `number` (written right before the end record).
+    /// Since 1.4.
+    case signal(number: UInt64)
+    /// Opens a later segment of a flight recording (after its `writer` record): the recording numbered
+    /// `eventsBefore` events before this file's first, of which the segment before this one (its
+    /// `.previous.trace` file) holds or counts the last `inPrevious`; the rest were dropped. That
+    /// segment began at `windowStart` (CLOCK_MONOTONIC ns, as clock records): nothing before it is
+    /// kept. `segment` numbers the files of the recording (the first is 1). Since 1.4.
+    case window(eventsBefore: UInt64, inPrevious: UInt64, windowStart: UInt64, segment: UInt64)
 
     package var tag: TraceFormat.Tag {
         switch self {
@@ -36,6 +45,8 @@ package enum TraceRecord: Equatable, Sendable {
         case .end: .end
         case .lost: .lost
         case .site: .site
+        case .signal: .signal
+        case .window: .window
         case .chunk: .chunk
         case .continues: .continues
         case .writer: .writer
@@ -93,6 +104,10 @@ package enum EventRecord: Equatable, Sendable {
     /// What the closure of `subscription` (for an operator's subscription, its transform) captures,
     /// written right after its `bound`. Since 1.4.
     case captured(subscription: UInt64, captures: [CaptureField])
+    /// The delivery of the update, fire or bind `delivery.back` events before this one to the
+    /// subscription `delivery.subscription` resumes here: Bind deferred a step of it past its nesting
+    /// limit and runs it now, inside `cause` (what ran when the step was taken up). Since 1.4.
+    case resumed(delivery: CauseField, cause: CauseField)
 
     /// A Binder subscription's target: its type (string id) and identity.
     package struct BoundTarget: Equatable, Sendable {
@@ -125,6 +140,7 @@ package enum EventRecord: Equatable, Sendable {
         case .calledAt: .calledAt
         case .stopped: .stopped
         case .captured: .captured
+        case .resumed: .resumed
         }
     }
 }
@@ -235,6 +251,13 @@ extension TraceRecord {
             break
         case .lost(let count):
             record.varint(count)
+        case .signal(let number):
+            record.varint(number)
+        case .window(let eventsBefore, let inPrevious, let windowStart, let segment):
+            record.varint(eventsBefore)
+            record.varint(inPrevious)
+            record.varint(windowStart)
+            record.varint(segment)
         case .site(let id, let file, let line):
             record.varint(id)
             record.varint(file)
@@ -346,6 +369,9 @@ extension EventRecord {
                     record.varint(held.output)
                 }
             }
+        case .resumed(let delivery, let cause):
+            record.cause(delivery)
+            record.cause(cause)
         }
     }
 }
@@ -416,6 +442,12 @@ extension TraceRecord {
                 path: payload.remainingBytes())
         case .writer:
             return .writer(process: try payload.varint(), group: try payload.varint(), session: try payload.varint())
+        case .signal:
+            return .signal(number: try payload.varint())
+        case .window:
+            return .window(
+                eventsBefore: try payload.varint(), inPrevious: try payload.varint(), windowStart: try payload.varint(),
+                segment: try payload.varint())
         default:
             let delta = try payload.varint()
             return .event(delta: delta, try EventRecord.decodeFields(tag, &payload))
@@ -456,6 +488,9 @@ extension TraceFormat.Tag {
         case 31: .calledAt
         case 25: .stopped
         case 26: .captured
+        case 33: .resumed
+        case 34: .signal
+        case 35: .window
         default: nil
         }
     }
@@ -557,7 +592,8 @@ extension EventRecord {
             var captures: [CaptureField] = []
             for _ in 0..<count {
                 let rawStrength = try payload.varint()
-                guard rawStrength <= UInt64(UInt8.max), let strength = CaptureField.Strength(rawValue: UInt8(rawStrength))
+                guard rawStrength <= UInt64(UInt8.max),
+                    let strength = CaptureField.Strength(rawValue: UInt8(rawStrength))
                 else { throw RecordDecodingError("unknown capture strength \(rawStrength)") }
                 let type = try payload.varint()
                 let identity = try payload.varint()
@@ -572,7 +608,9 @@ extension EventRecord {
                 captures.append(CaptureField(strength: strength, type: type, identity: identity, holds: holds))
             }
             return .captured(subscription: subscription, captures: captures)
-        case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site:
+        case .resumed:
+            return .resumed(delivery: try payload.cause(), cause: try payload.cause())
+        case .clock, .string, .thread, .end, .lost, .chunk, .continues, .writer, .site, .signal, .window:
             throw RecordDecodingError("not an event")
         }
     }

@@ -105,6 +105,12 @@ public enum JSONLines {
                 object.text += member.text + "}"
             }
             object.text += "]"
+        case .resumed(let delivery, let cause):
+            if let delivery {
+                object.add("delivery", delivery.event)
+                object.add("subscription", delivery.subscription)
+            }
+            object.add(cause)
         }
         return object.text + "}"
     }

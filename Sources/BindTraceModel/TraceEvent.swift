@@ -100,6 +100,11 @@ public struct TraceEvent: Hashable, Sendable {
         /// What the closure of `subscription` captures (an operator's subscription: its transform),
         /// read from the closure's context when it was bound. Follows its `bound`. Since format 1.4.
         indirect case captured(subscription: UInt64, captures: [Capture])
+        /// The delivery of event `delivery.event` to subscription `delivery.subscription` resumes: Bind
+        /// deferred a step of it past its nesting limit (128 nested steps per thread) and runs it now,
+        /// inside `cause` (`nil`: at top level). What follows on this thread with `delivery` as its
+        /// cause is caused by that delivery. `delivery` is `nil` when it began before the trace did.
+        case resumed(delivery: TraceCause?, cause: TraceCause?)
     }
 
     /// One reference a bound closure's context holds.
@@ -131,6 +136,7 @@ public struct TraceEvent: Hashable, Sendable {
             }
         }
 
+        /// How the closure holds it: only a strong capture keeps an instance alive.
         public var strength: Strength
         /// The captured value's type name (for `unknown`: why it could not be read).
         public var type: String
@@ -226,6 +232,7 @@ extension TraceEvent.Kind {
         case .calledAt: .calledAt
         case .stopped: .stopped
         case .captured: .captured
+        case .resumed: .resumed
         }
     }
 
@@ -235,6 +242,7 @@ extension TraceEvent.Kind {
         case .outputCreated(let creation): creation.cause
         case .bound(let binding): binding.cause
         case .updated(_, let cause, _), .fired(_, let cause, _), .unbound(_, _, let cause): cause
+        case .resumed(_, let cause): cause
         default: nil
         }
     }

@@ -139,6 +139,8 @@ extension TraceReader {
                         identity: capture.identity, holds: holds))
             }
             return .captured(subscription: subscription, captures: read)
+        case .resumed(let delivery, let cause):
+            return .resumed(delivery: resolve(delivery), cause: resolve(cause))
         }
     }
 

@@ -52,6 +52,11 @@ extension TraceReader {
             }
         case .end:
             isComplete = true
+        case .signal(let number):
+            endSignal = Int32(clamping: number)
+        case .window(let eventsBefore, let inPrevious, let windowStart, let segment):
+            try flightWindow(
+                eventsBefore, inPrevious: inPrevious, start: windowStart, segment: segment, at: recordOffset)
         case .lost(let count):
             try skipNumbers(count, at: recordOffset, tag: tagByte)
             lost(count, at: recordOffset)
@@ -73,6 +78,31 @@ extension TraceReader {
         case .event:
             break
         }
+    }
+
+    /// A `window` record (a flight recording's later segment): the events before the file are not
+    /// in it. Those the segment before holds are named; those dropped for good count as lost, so a
+    /// gate knows the trace is not the program's whole history. Nothing earlier is invented: what
+    /// this file uses from before it is announced in it as preexisting.
+    func flightWindow(_ eventsBefore: UInt64, inPrevious: UInt64, start: UInt64, segment: UInt64, at offset: Int)
+        throws(TraceReadError)
+    {
+        guard inPrevious <= eventsBefore, eventsBefore <= TraceFormat.maximumSequence else {
+            throw .malformedRecord(
+                offset: offset, tag: TraceFormat.Tag.window.rawValue,
+                reason: "a window of \(eventsBefore) events before it, \(inPrevious) of them in the segment before")
+        }
+        let dropped = eventsBefore - inPrevious
+        window = (dropped, inPrevious, start, segment)
+        lostEvents &+= dropped
+        warnings.append(
+            TraceWarning(
+                offset: offset,
+                message:
+                    "this is segment \(segment) of a flight recording (BIND_TRACE_LIMIT): the \(eventsBefore) events "
+                    + "before it are not here (the last \(inPrevious) are in the segment before, "
+                    + "<name>.previous.trace; \(dropped) were dropped); Outputs and subscriptions made before it "
+                    + "are announced as preexisting"))
     }
 
     /// A `lost` record: its events are counted, the event numbers go on past them, and one warning

@@ -48,7 +48,7 @@ extension TraceReader {
             bytes: UnsafeRawBufferPointer(buffer), start: range.lowerBound, end: range.upperBound)
         // A switch, not `==`: the synthesised `==` of a tag is a generic call from this module.
         switch tag {
-        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer:
+        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer, .signal, .window:
             let record: TraceRecord
             do {
                 record = try TraceRecord.decode(tag, &payload)

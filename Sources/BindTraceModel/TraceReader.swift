@@ -24,6 +24,18 @@ public final class TraceReader {
     public internal(set) var warnings: [TraceWarning] = []
     /// Whether the trace ended with the end record a recording writes when it stops normally.
     public internal(set) var isComplete = false
+    /// The signal that ended the recording (SIGTERM, SIGINT, SIGHUP), when its `signal` record says:
+    /// every event the program made until then is in the trace or counted lost. Since 1.4.
+    package internal(set) var endSignal: Int32?
+    /// For a later segment of a flight recording (`BIND_TRACE_LIMIT`): the events the recording
+    /// made before this file that are dropped for good, those the segment before it
+    /// (`<name>.previous.trace`) holds or counts, when that segment began (CLOCK_MONOTONIC ns, the
+    /// clock records' clock: nothing from before it is kept) and this file's segment number. Since 1.4.
+    package internal(set) var window: (dropped: UInt64, inPrevious: UInt64, start: UInt64, segment: UInt64)?
+    /// When the window began, in nanoseconds relative to this trace's first clock record (negative: before it).
+    package var windowStartOffset: Int64? {
+        window.map { Int64(bitPattern: $0.start &- (startNanoseconds ?? $0.start)) }
+    }
     /// The format version of the trace.
     public internal(set) var version: (major: UInt16, minor: UInt16) = (0, 0)
     /// Events missing from the trace: the recorder's `lost` records (a failed write, a crash flush

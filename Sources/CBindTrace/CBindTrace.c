@@ -37,13 +37,6 @@ __attribute__((constructor)) static void bt_read_environment(void) {
     }
 }
 
-void bt_thread_name(char *buffer, int size) {
-    buffer[0] = 0;
-#if defined(__APPLE__) || defined(__GLIBC__)
-    if (pthread_getname_np(pthread_self(), buffer, (size_t)size) != 0) buffer[0] = 0;
-#endif
-}
-
 // MARK: - Rings
 
 /// Every ring ever made, newest first (recording lock).

@@ -33,7 +33,8 @@ enum CorpusPrograms {
         FeedApp.self, ProfileApp.self, SessionApp.self, CheckoutApp.self, SettingsApp.self, SuggestionsApp.self,
         TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
         PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
-        SignUpApp.self, WeatherApp.self, NotesApp.self, FormApp.self, ActivityApp.self,
+        SignUpApp.self, WeatherApp.self, NotesApp.self, FormApp.self, ActivityApp.self, ReaderApp.self, CatalogApp.self,
+        LaunchApp.self, HandOffApp.self, RatesApp.self,
     ]
 }
 

@@ -1,13 +1,13 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
 @testable import AppCorpus
 
 /// App-shaped programs recorded by the instrumented build and judged by the analysis: the planted
 /// bugs at exactly the marked lines, and nothing at all from each program's clean twin.
-@Suite("the app-shaped corpus")
+@Suite("the app-shaped corpus", .requiresTracing)
 struct AppCorpusTests {
     static let programs = CorpusPrograms.all
 
@@ -62,4 +62,3 @@ struct ProgramCase: CustomTestStringConvertible, Sendable {
     init(_ type: any CorpusProgram.Type) { self.type = type }
     var testDescription: String { "\(type)" }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 import BindAnalysis
 import BindTesting
@@ -80,4 +79,3 @@ enum Corpus {
         return (sites.sorted(), findings, recordsHandles, result.state)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import BindTraceTestSupport
 import Foundation
 import Testing
@@ -7,7 +6,7 @@ import Testing
 
 /// The corpus as users run it: each program recorded to a file by the instrumented build
 /// (`BIND_TRACE`), judged by the real `bind-trace check --format json`.
-@Suite("the app-shaped corpus, recorded and judged by bind-trace check")
+@Suite("the app-shaped corpus, recorded and judged by bind-trace check", .requiresTracing)
 struct RecordedCorpusTests {
     @Test(
         "bind-trace check --format json reports each planted bug at its line, and nothing for clean twins",
@@ -96,4 +95,3 @@ enum Products {
         try ChildProcess.run(executable(name), arguments, environment: environment)
     }
 }
-#endif

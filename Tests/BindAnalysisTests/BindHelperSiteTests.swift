@@ -1,6 +1,6 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
 /// An app's own bind helpers, written against the public API as an app would (README, "Your own bind
@@ -21,7 +21,7 @@ extension Output where Value == Int {
     }
 }
 
-@Suite("an app's own bind helper: findings name the helper's caller when it forwards file: and line:")
+@Suite("an app's own bind helper: findings name the helper's caller when it forwards file: and line:", .requiresTracing)
 struct BindHelperSiteTests {
     @Test("a helper forwarding file: and line: gets each caller's leak reported at the caller's line")
     func forwardingHelper() throws {
@@ -76,4 +76,3 @@ struct BindHelperSiteTests {
         #expect(finding.message.contains("2 times"))
     }
 }
-#endif

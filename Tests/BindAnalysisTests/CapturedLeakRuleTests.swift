@@ -20,7 +20,8 @@ struct CapturedLeakRuleTests {
         var trace = TraceBuilder()
         trace.beginScope(10, name: "article screen", line: 5)
         for (index, output) in [UInt64(1), 2, 3].enumerated() {
-            trace.output(output, line: 20 + UInt(index), label: ["title", "isBookmarked", "comments"][index], scope: 10)
+            trace.output(
+                output, line: 20 + UInt(index), label: ["title", "isBookmarked", "comments"][index], scope: 10)
         }
         for (index, closureCaptures) in captures.enumerated() {
             let subscription = UInt64(index + 1)
@@ -84,7 +85,9 @@ struct CapturedLeakRuleTests {
         trace.endScope(10)
         let findings = TraceAnalyzer.analyze(events: trace.events).findings
         #expect(kindsAndLines(findings) == ["retain-cycle@31"])
-        #expect(findings.first?.message.contains("the transform of this operator captures ReaderViewModel strongly") == true)
+        #expect(
+            findings.first?.message.contains("the transform of this operator captures ReaderViewModel strongly") == true
+        )
     }
 
     @Test("the clean twin: the transform captures the view model weakly")

@@ -1,9 +1,9 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
-@Suite("dangling-binder")
+@Suite("dangling-binder", .requiresTracing)
 struct DanglingBinderTests {
     @Test("a Binder still bound after its target is gone, and still delivered to, is dangling")
     func targetGone() throws {
@@ -38,9 +38,7 @@ struct DanglingBinderTests {
         #expect(try analyze(recording).findings.isEmpty)
     }
 }
-#endif
 
-#if Tracing
 /// A card whose owner lets it go when the user signs out: it empties its bag in `deinit`.
 private final class ProfileCard {
     let name = Label()
@@ -57,7 +55,7 @@ private final class CardHost {
     let bag = SubscriptionContainer()
 }
 
-@Suite("dangling-binder mid-update")
+@Suite("dangling-binder mid-update", .requiresTracing)
 struct DanglingMidUpdateTests {
     /// The user Output's first subscriber releases the card; the second is the card's Binder.
     static func signOut(emptiesBag: Bool) throws -> (AnalysisResult, bindLine: UInt) {
@@ -87,4 +85,3 @@ struct DanglingMidUpdateTests {
         #expect(kindsAndLines(result).contains("dangling-binder@\(line)"), "\(kindsAndLines(result))")
     }
 }
-#endif

@@ -1,9 +1,9 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
-@Suite("duplicate-binding")
+@Suite("duplicate-binding", .requiresTracing)
 struct DuplicateBindingTests {
     @Test("a reused cell that never unsubscribes is a duplicate binding")
     func reusedCell() throws {
@@ -259,4 +259,3 @@ struct DuplicateBindingTests {
         #expect(header.text == "item 1 renamed")
     }
 }
-#endif

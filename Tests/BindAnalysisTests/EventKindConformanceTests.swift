@@ -16,7 +16,7 @@ struct EventKindConformanceTests {
     /// until it has a sample, and then every test below checks it.
     static func sample(_ tag: TraceFormat.Tag) -> TraceEvent.Kind? {
         switch tag {
-        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer: nil
+        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer, .signal, .window: nil
         case .outputCreated:
             .outputCreated(.init(output: 1, kind: .relay, valueType: "Int", site: site, label: "count", scope: 1))
         case .edge: .edge(source: 1, derived: 2, operation: .map)
@@ -40,16 +40,19 @@ struct EventKindConformanceTests {
             .captured(
                 subscription: 1,
                 captures: [
-                    .init(strength: .strong, type: "Screen", identity: 0x1000, holds: [.init(path: ".model.count", output: 1)]),
+                    .init(
+                        strength: .strong, type: "Screen", identity: 0x1000,
+                        holds: [.init(path: ".model.count", output: 1)]),
                     .init(strength: .weak, type: "Logger"),
                 ])
+        case .resumed: .resumed(delivery: TraceCause(subscription: 1, event: 1), cause: nil)
         }
     }
 
     /// What must come before a sample in a trace of its own: a `calledAt` names the update it
-    /// happened at (event 1), so that update comes first.
+    /// happened at (event 1), a `resumed` the update whose delivery it resumes, so that update comes first.
     static func prelude(_ tag: TraceFormat.Tag) -> [TraceEvent.Kind] {
-        tag == .calledAt ? [.updated(output: 1, cause: nil, preview: "5")] : []
+        tag == .calledAt || tag == .resumed ? [.updated(output: 1, cause: nil, preview: "5")] : []
     }
 
     static var eventTags: [TraceFormat.Tag] { TraceFormat.Tag.allCases.filter(\.isEvent) }

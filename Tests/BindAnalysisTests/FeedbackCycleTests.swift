@@ -1,10 +1,10 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Foundation
 import Testing
 
-@Suite("feedback-cycle")
+@Suite("feedback-cycle", .requiresTracing)
 struct FeedbackCycleTests {
     @Test("a two-way binding stopped by ignoringDuplicates is still a feedback cycle")
     func twoWayBinding() throws {
@@ -95,4 +95,3 @@ struct FeedbackCycleTests {
         #expect(result.findings.isEmpty, "\(result.findings.map(\.compilerStyle))")
     }
 }
-#endif

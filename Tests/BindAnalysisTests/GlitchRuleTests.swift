@@ -1,9 +1,9 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
-@Suite("glitch: which merges and combines a recorded propagation glitches")
+@Suite("glitch: which merges and combines a recorded propagation glitches", .requiresTracing)
 struct GlitchRuleTests {
     private func glitchLines(_ recording: BindTrace.Recording?) throws -> [String] {
         kindsAndLines(try analyze(recording)).filter { $0.hasPrefix("glitch@") }
@@ -125,4 +125,3 @@ struct GlitchRuleTests {
         #expect(try glitchLines(recording) == ["glitch@\(mergeLine)"])
     }
 }
-#endif

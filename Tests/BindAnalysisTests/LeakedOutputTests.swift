@@ -1,9 +1,9 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
-@Suite("leaked-output")
+@Suite("leaked-output", .requiresTracing)
 struct LeakedOutputTests {
     @Test("a map built on a long-lived Output inside a short-lived scope is a leaked Output at the map")
     func derivedOnLongLived() throws {
@@ -111,4 +111,3 @@ struct LeakedOutputTests {
         #expect(try analyze(recording).findings.isEmpty)
     }
 }
-#endif

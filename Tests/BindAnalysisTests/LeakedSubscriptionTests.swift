@@ -1,9 +1,9 @@
-#if Tracing
 import Bind
 import BindAnalysis
+import BindTraceTestSupport
 import Testing
 
-@Suite("leaked-subscription")
+@Suite("leaked-subscription", .requiresTracing)
 struct LeakedSubscriptionTests {
     @Test("a closure bound in a scope to a long-lived Output and never unbound is a leaked subscription")
     func boundAndForgotten() throws {
@@ -85,4 +85,3 @@ struct LeakedSubscriptionTests {
         #expect(kindsAndLines(result) == ["leaked-subscription@\(bindLine)"])
     }
 }
-#endif

@@ -1,10 +1,10 @@
-#if Tracing
 import Bind
 import BindAnalysis
 import BindTraceModel
+import BindTraceTestSupport
 import Testing
 
-@Suite("stopped-combine")
+@Suite("stopped-combine", .requiresTracing)
 struct StoppedCombineTests {
     @Test("a combine whose source is released while its result is bound, then another source updates, is a note")
     func sourceReleasedThenUpdate() throws {
@@ -40,6 +40,58 @@ struct StoppedCombineTests {
                 if case .released = event.kind { event.sequence < stop.sequence } else { false }
             })
         #expect(finding.message.contains("event #\(release.sequence)"), "names the release event")
+    }
+
+    @Test(
+        "a combine whose source, made in a helper and not kept, was released before its result was bound: the bind is a note"
+    )
+    func sourceReleasedBeforeBind() throws {
+        var combineLine: UInt = 0
+        var firstLine: UInt = 0
+        var bindLine: UInt = 0
+        var delivered: [Int] = []
+        // Given a helper that makes a combine of a source it does not keep
+        func combined(with second: Output<Int>) -> Output<(Int, Int)> {
+            let first = Output<Int>(value: 0).labeled("first")
+            firstLine = #line - 1
+            let result = Output<Int>.combine(first, second)
+            combineLine = #line - 1
+            return result
+        }
+
+        let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0).labeled("second")
+            let result = combined(with: second)
+            // when its result is bound after the helper returned, and the kept source updates
+            let subscription = result.bind { delivered.append($0.1) }
+            bindLine = #line - 1
+            second.update(withValue: 7)
+            withExtendedLifetime((second, result, subscription)) {}
+        }
+
+        // then the update is dropped, and the note is at the combine's line, naming the released
+        // source's creation and the bind
+        #expect(delivered == [0], "the combine had stopped before the bind")
+        let result = try analyze(recording)
+        #expect(kindsAndLines(result) == ["stopped-combine@\(combineLine)"])
+        let finding = try #require(result.findings.first)
+        #expect(finding.severity == .note)
+        #expect(finding.message.contains("'first'"), "\(finding.message)")
+        #expect(finding.related.contains { $0.site.line == firstLine && $0.note.contains("released at event #") })
+        #expect(finding.related.contains { $0.site.line == bindLine })
+    }
+
+    @Test("a combine that stopped before anyone bound it, and is never bound, is no finding: nobody listens")
+    func stoppedAndNeverBound() throws {
+        let recording = BindTrace.capture {
+            let second = Output<Int>(value: 0)
+            var first: Output<Int>? = Output<Int>(value: 0)
+            let combined = Output<Int>.combine(first!, second)
+            first = nil
+            second.update(withValue: 7)
+            withExtendedLifetime((second, combined)) {}
+        }
+        #expect(try analyze(recording).findings.isEmpty)
     }
 
     @Test("the same combine with its sources kept alive delivers every update and has no finding")
@@ -91,4 +143,3 @@ struct StoppedCombineTests {
         #expect(try analyze(recording).findings.isEmpty)
     }
 }
-#endif

@@ -1,5 +1,5 @@
-#if Tracing
 import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +20,7 @@ private let sample: URL? = {
 
 @Suite(
     "bind-trace export of the sign-in sample's recorded trace",
-    .enabled(if: sample != nil, "SignInSample is built next to the tests"))
+    .enabled(if: sample != nil, "SignInSample is built next to the tests"), .requiresTracing)
 struct SampleExportTests {
     /// Runs the sample with BIND_TRACE (values recorded) and returns the trace's bytes.
     private func recordSample() throws -> [UInt8] {
@@ -70,4 +70,3 @@ struct SampleExportTests {
         #expect(exported.perfetto.tracks.values.contains { $0.name.hasPrefix("scope 'cell 1 for row 0'") })
     }
 }
-#endif

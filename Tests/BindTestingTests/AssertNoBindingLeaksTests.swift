@@ -1,6 +1,7 @@
 import Bind
-import BindTesting
 import XCTest
+
+@testable import BindTesting
 
 /// `assertNoBindingLeaks` and `withBindingLeakCheck` under XCTest. This file imports XCTest and not
 /// Testing on purpose: `withBindingLeakCheck` must be callable from such a file. Failures it records are caught by overriding
@@ -36,8 +37,17 @@ final class AssertNoBindingLeaksTests: FailureCapturingTestCase {
         let found = failures { assertNoBindingLeaks(untraced: .fail) {} }
         XCTAssertEqual(found.count, 1)
         XCTAssertTrue(found.first?.description.contains("checked nothing") == true)
-        // By default it only warns (on standard output), and does not fail.
-        XCTAssertTrue(failures { assertNoBindingLeaks {} }.isEmpty)
+        // `.warn` only warns (on standard output), and does not fail.
+        XCTAssertTrue(failures { assertNoBindingLeaks(untraced: .warn) {} }.isEmpty)
+    }
+
+    func testUntracedBuildFailsInCIByDefault() throws {
+        try XCTSkipIf(BindTrace.isEnabled, "only a build without the Tracing trait checks nothing")
+        // The default is `.automatic`: it fails where this process's environment says CI, warns elsewhere.
+        let found = failures { assertNoBindingLeaks {} }
+        let fails = UntracedBuildPolicy.automatic.decision.fails
+        XCTAssertEqual(found.count, fails ? 1 : 0, "\(found)")
+        if fails { XCTAssertTrue(found.first?.description.contains("BIND_LEAK_CHECK_REQUIRE_TRACING") == true) }
     }
 
     func testThrowingBodyStillFailsAtTheLeakAndRethrows() throws {
@@ -109,18 +119,15 @@ final class AssertNoBindingLeaksTests: FailureCapturingTestCase {
         XCTAssertTrue(thrown is Expected)
     }
 
-    func testWithBindingLeakCheckFailsAnXCTestTestAtItsCall() async throws {
+    func testWithBindingLeakCheckFailsAnXCTestTestAtTheLeaksOwnLine() async throws {
         try XCTSkipUnless(BindTrace.isEnabled, "needs the Tracing trait")
-        let callLine = #line + 2
         let found = await failures(ofAsync: {
             try? await withBindingLeakCheck { bindAndForget(to: NameLabel()) }
         })
-        XCTAssertEqual(found.map(\.line), [callLine], "\(found)")
-        XCTAssertTrue(found.first?.path.hasSuffix("AssertNoBindingLeaksTests.swift") == true, "\(found)")
-        XCTAssertTrue(
-            found.first?.description.contains(
-                "BindTestingTests/Fixtures.swift:\(plantedLeakLine): leaked-subscription:")
-                == true, "\(found)")
+        XCTAssertEqual(found.map(\.line), [Int(plantedLeakLine)], "\(found)")
+        XCTAssertTrue(found.first?.path.hasSuffix("Tests/BindTestingTests/Fixtures.swift") == true, "\(found)")
+        // XCTFail's own "failed - " comes first.
+        XCTAssertTrue(found.first?.description.contains("leaked-subscription:") == true, "\(found)")
     }
 
     func testWithBindingLeakCheckFixedTwinPassesInXCTest() async throws {

@@ -357,15 +357,23 @@ final class Keeper: @unchecked Sendable {
 
 @Suite("the leak checks in a build without the Tracing trait", .enabled(if: !BindTrace.isEnabled))
 struct UntracedLeakCheckTests {
-    @Test("the trait warns that it checked nothing, and the body still runs")
+    @Test("untraced: .warn warns that it checked nothing, and the body still runs")
     func traitWarns() async throws {
         let ran = Flag()
-        let found = try await issues(of: .bindingLeakCheck) { ran.set() }
+        let found = try await issues(of: .bindingLeakCheck(untraced: .warn)) { ran.set() }
         let issue = try #require(found.first)
         #expect(found.count == 1)
         #expect(issue.severity == .warning)
         #expect(issue.text.contains("checked nothing"))
         #expect(ran.isSet)
+    }
+
+    @Test("by default the trait fails in CI and warns elsewhere, as this process's environment says")
+    func traitDefault() async throws {
+        let found = try await issues(of: .bindingLeakCheck) {}
+        let fails = UntracedBuildPolicy.automatic.decision.fails
+        #expect(found.map(\.severity) == [fails ? .error : .warning])
+        #expect(found.first?.text == UntracedBuildPolicy.automatic.decision.message)
     }
 
     @Test("untraced: .fail makes it an error")

@@ -331,8 +331,23 @@ final class ClosureHolder {
 
 private func targetID(_ object: AnyObject) -> UInt64? { (object as? WalkTarget)?.id }
 
+/// An `Operation` subclass holding a screen, as an app hands work to an `OperationQueue`: Foundation's
+/// own fields are not walked (reading them crashed the walk once), the object is still safe to pass.
+private final class LoadOperation: Operation, @unchecked Sendable {
+    let screen = WalkScreen()
+    override func main() {}
+}
+
 @Suite("Strong paths from an owner to its Outputs")
 struct RetainWalkTests {
+    @Test("a subclass of Foundation's Operation is never walked into: no crash, no path")
+    func foundationSubclassNotWalked() {
+        let operation = LoadOperation()
+        #expect(RetainWalk.inheritsFromSystemClass(LoadOperation.self))
+        #expect(RetainWalk.paths(from: operation, isTarget: targetID).isEmpty)
+        #expect(!RetainWalk.inheritsFromSystemClass(WalkScreen.self))
+    }
+
     @Test("a screen's view model's Output is found at .viewModel.title")
     func findsPath() {
         let screen = WalkScreen()
@@ -447,7 +462,9 @@ struct CaptureCostTests {
                 for _ in 0..<iterations { total &+= read() }
             }
             let nanoseconds = Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
-            print("captures cost: \(name): \(String(format: "%.1f", nanoseconds / Double(iterations))) ns/call (\(total))")
+            print(
+                "captures cost: \(name): \(String(format: "%.1f", nanoseconds / Double(iterations))) ns/call (\(total))"
+            )
         }
     }
 }

@@ -99,18 +99,71 @@ struct BoundedQueueTests {
         #expect(tally.sorted == Array(0..<(producers * perProducer)))
     }
 
-    @Test("closing wakes a producer waiting for room and a consumer waiting for a value (stress)")
+    @Test(
+        "closing wakes a producer waiting for room and a consumer waiting for a value (stress)",
+        .timeLimit(.minutes(1)))
     func closeWakesWaiters() {
-        for _ in 0..<200 {
+        for round in 0..<200 {
             let full = BoundedQueue<Int>(capacity: 1)
             full.push(0)
             let empty = BoundedQueue<Int>(capacity: 1)
-            let producer = spawn { full.push(1) }
-            let consumer = spawn { _ = empty.pop() }
+            let results = Results()
+            let producer = spawn { results.set(pushed: full.push(1)) }
+            let consumer = spawn { results.set(popped: empty.pop()) }
             full.close()
             empty.close()
+            // A waiter that closing did not wake would block the joins for good: look first, with a deadline.
+            guard results.waitForBoth(seconds: 10) else {
+                Issue.record("round \(round): a waiter was still blocked 10 s after close()")
+                return
+            }
             pthread_join(producer, nil)
             pthread_join(consumer, nil)
+            #expect(results.pushed == false, "round \(round): a push into a closed, full queue is refused")
+            #expect(results.popped == .some(nil), "round \(round): a pop from a closed, empty queue gives nil")
+            #expect(full.pop() == 0 && full.pop() == nil, "round \(round): the closed queue drains what it held")
         }
+    }
+}
+
+/// What the two waiters of `closeWakesWaiters` got back, and a wait for both with a deadline.
+private final class Results: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private(set) var pushed: Bool?
+    private(set) var popped: Int??
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func set(pushed value: Bool) { update { pushed = value } }
+    func set(popped value: Int?) { update { popped = .some(value) } }
+
+    private func update(_ body: () -> Void) {
+        pthread_mutex_lock(&mutex)
+        body()
+        pthread_cond_broadcast(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Whether both waiters returned within `seconds`.
+    func waitForBoth(seconds: Int) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += seconds
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while pushed == nil || popped == nil {
+            if pthread_cond_timedwait(&condition, &mutex, &deadline) == ETIMEDOUT {
+                return pushed != nil && popped != nil
+            }
+        }
+        return true
     }
 }

@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 import BindTraceFormat
 import BindTraceModel
@@ -6,7 +5,7 @@ import BindTraceTestSupport
 import Foundation
 import Testing
 
-@Suite("Root updates record where the app called them")
+@Suite("Root updates record where the app called them", .requiresTracing)
 struct CallSiteTests {
     /// Every record of a trace, decoded with the format's own decoder.
     private func records(of bytes: [UInt8]) throws -> [TraceRecord] {
@@ -201,4 +200,3 @@ struct CallSiteTests {
         #expect(definitions.count == 300 && definitions.values.allSatisfy { $0 == 1 }, "one definition each")
     }
 }
-#endif

@@ -1,14 +1,14 @@
-#if Tracing
 import Bind
 import BindTraceFormat
 @_spi(Harness) import BindTraceModel
+import BindTraceTestSupport
 import Foundation
 import Testing
 
 /// Subscriptions bound while nothing records, then unbound, contained or dropped while a recording
 /// runs: the untraced bind and unbind do no tracing work, so the recording must still name each of
 /// them as a binding it knows before it says what happened to it.
-@Suite("Subscriptions bound before a recording")
+@Suite("Subscriptions bound before a recording", .requiresTracing)
 struct PreexistingSubscriptionTests {
     @Test("a subscription bound before a recording and unsubscribed during it is recorded bound, then unbound")
     func unsubscribedDuringRecording() throws {
@@ -182,4 +182,3 @@ extension TraceEvent.Kind {
         if case .unbound(id, reason, _) = self { true } else { false }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Tracing
 import BindTraceModel
 import BindTraceTestSupport
 import Foundation
@@ -55,7 +54,7 @@ func temporaryDirectory() throws -> String {
 }
 
 extension TraceFileTests {
-    @Suite("Processes that crash, fork, stop and share a path")
+    @Suite("Processes that crash, fork, stop and share a path", .requiresTracing)
     struct ProcessTraceTests {
         @Test("a bound closure that calls fatalError after a burst leaves every update, the crashing one included")
         func crashKeepsEverything() throws {
@@ -189,4 +188,3 @@ extension TraceFileTests {
         }
     }
 }
-#endif

@@ -136,20 +136,35 @@ struct ReadAheadTests {
         #expect(ahead.reader.ignoredBytes == sequentialReader.ignoredBytes)
     }
 
-    @Test("a consumer that stops early lets the decoding thread go (stress)")
+    @Test("a consumer that stops early lets the decoding thread go (stress)", .timeLimit(.minutes(1)))
     func stopEarly() throws {
         var trace = mixedTrace(cells: 60)
         trace.end()
-        for round in 0..<200 {
-            let reader = try TraceReader(bytes: trace.bytes)
-            let readAhead = TraceReadAhead(reader, batches: 1 + round % 3, batchSize: 1 + round % 5)
-            // Take a few batches, keep none of them: the decoder is waiting for an empty batch, or
-            // still decoding, when the read-ahead goes away.
-            for _ in 0..<(round % 4) {
-                guard let batch = readAhead.next() else { break }
-                readAhead.recycle(batch)
+        let bytes = trace.bytes
+        let expected = try sequentialRead(bytes).events
+        let rounds = Rounds()
+        // On a thread of its own: a read-ahead whose decoder never stops would block its deinit (the
+        // join) for good, and the test must fail, not hang.
+        Thread {
+            for round in 0..<200 {
+                guard let reader = try? TraceReader(bytes: bytes) else { return }
+                let readAhead = TraceReadAhead(reader, batches: 1 + round % 3, batchSize: 1 + round % 5)
+                // Take a few batches, keep none of them: the decoder is waiting for an empty batch, or
+                // still decoding, when the read-ahead goes away.
+                var events: [TraceEvent] = []
+                var strings = DefinedStrings()
+                for _ in 0..<(round % 4) {
+                    guard let batch = readAhead.next() else { break }
+                    strings.take(batch)
+                    for index in 0..<batch.count { events.append(strings.event(in: batch, at: index)) }
+                    readAhead.recycle(batch)
+                }
+                rounds.finish(round, gotPrefix: events == Array(expected.prefix(events.count)))
             }
-        }
+        }.start()
+        #expect(rounds.done.wait(timeout: .now() + 50) == .success, "a read-ahead stopped early never let go")
+        #expect(rounds.finished == 200)
+        #expect(rounds.wrongBatches.isEmpty, "rounds whose batches were not the trace's first events")
     }
 
     @Test("batches read on one thread are those read ahead")
@@ -189,7 +204,7 @@ struct CompactEventTests {
                 switch event.kind {
                 case .outputCreated, .bound, .scopeBegan, .mark, .labeled: break
                 // Rare kinds are detailed: a new kind needs no compact form (docs/architecture.md).
-                case .dangling, .stopped: break
+                case .dangling, .stopped, .resumed: break
                 case .updated(_, _, let preview), .fired(_, _, let preview): #expect(preview != nil)
                 default: Issue.record("\(event.kind.name) has no compact form")
                 }
@@ -448,4 +463,22 @@ private func lastRecordStart(_ bytes: [UInt8]) -> Int {
         position = cursor + length
     }
     return last
+}
+
+/// What `stopEarly`'s rounds did, from their thread.
+private final class Rounds: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var count = 0
+    private var wrong: [Int] = []
+
+    func finish(_ round: Int, gotPrefix: Bool) {
+        lock.withLock {
+            count += 1
+            if !gotPrefix { wrong.append(round) }
+            if count == 200 { done.signal() }
+        }
+    }
+    var finished: Int { lock.withLock { count } }
+    var wrongBatches: [Int] { lock.withLock { wrong } }
 }

@@ -1,12 +1,12 @@
-#if Tracing
-@testable import Bind
 import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing
 
+@testable import Bind
+
 extension TraceFileTests {
-    @Suite("The recorder loses nothing to captures")
+    @Suite("The recorder loses nothing to captures", .requiresTracing)
     struct CaptureIsolationTests {
         private func released(_ id: UInt64, in events: [TraceEvent]) -> Bool {
             events.contains { if case .released(id) = $0.kind { true } else { false } }
@@ -86,8 +86,9 @@ extension TraceFileTests {
 
 }
 
-@Suite("BIND_TRACE patterns")
+@Suite("BIND_TRACE patterns", .requiresTracing)
 struct TracePatternTests {
+    #if Tracing
     @Test("%p is the process id, %h the host name, %% a percent sign")
     func placeholders() {
         let pid = getpid()
@@ -126,11 +127,10 @@ struct TracePatternTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs", "the other writer's file is untouched")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sibling)) == Data([4, 0]), "ours got its end record")
     }
+    #endif  // Tracing: TraceFile and TraceStrings are the recorder's own
 }
-#endif
 
-#if Tracing
-@Suite("Parallel captures")
+@Suite("Parallel captures", .requiresTracing)
 struct ParallelCaptureTests {
     @Test("200 captures in parallel each see every release and unbind of their own, whatever the others do")
     func parallelCaptures() async throws {
@@ -167,11 +167,10 @@ struct ParallelCaptureTests {
         #expect(failures == 0, "an Output or subscription of a capture was left without its release or unbind")
     }
 }
-#endif
 
-#if Tracing
-@Suite("Trace strings")
+@Suite("Trace strings", .requiresTracing)
 struct TraceStringsTests {
+    #if Tracing
     /// More distinct files than the recent-file cache has slots, so slots are shared and replaced.
     private static let files: [StaticString] = [
         "A.swift", "B.swift", "C.swift", "D.swift", "E.swift", "F.swift", "G.swift", "H.swift", "I.swift",
@@ -214,5 +213,5 @@ struct TraceStringsTests {
         #expect(id(Self.files[5]) == 1)
         #expect(defined == [1: "F.swift"])
     }
+    #endif  // Tracing: TraceFile and TraceStrings are the recorder's own
 }
-#endif

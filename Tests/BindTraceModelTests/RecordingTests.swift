@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 @_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
@@ -9,7 +8,7 @@ final class Screen {
     var title = ""
 }
 
-@Suite("The instrumented build records every event")
+@Suite("The instrumented build records every event", .requiresTracing)
 struct RecordingTests {
     @Test("creation, edges, binds, updates, fires, unbinds and releases carry ids, sites and causes")
     func everyEventKind() throws {
@@ -318,7 +317,7 @@ private func checkConsistent(_ events: [TraceEvent]) -> Int {
 /// Updates are recorded without the recording lock, into their thread's ring, and merged into the
 /// stream in sequence order (docs/trace-format.md, "Threads"): the merge must lose nothing, keep
 /// causes pointing at the right events, and never hand a capture an update it was not told of.
-@Suite("Updates recorded by several threads at once")
+@Suite("Updates recorded by several threads at once", .requiresTracing)
 struct RingRecordingTests {
     @Test("a chain of ten maps updated 20,000 times on one thread: none lost, each derived update caused by the last")
     func longRunsOfOneThread() throws {
@@ -488,7 +487,7 @@ struct RingRecordingTests {
 }
 
 /// Every test that records to a file: one file recording at a time (captures may run alongside).
-@Suite("Trace files", .serialized)
+@Suite("Trace files", .serialized, .requiresTracing)
 struct TraceFileTests {
     @Test("a recording to a file is read back whole, with an end record")
     func fileRoundTrip() throws {
@@ -619,4 +618,3 @@ struct TraceFileTests {
         #expect(!reader.warnings.isEmpty, "a killed recording is reported, not presented as complete")
     }
 }
-#endif

@@ -49,19 +49,33 @@ struct ScopeTokenTests {
 
     @Test("a token taken in a scope and used later, elsewhere, puts the work back in that scope")
     func tokenAndWithScope() throws {
+        let outside = BindTrace.currentScopeToken
         let token = Locked<BindTrace.ScopeToken?>(nil)
+        let seen = Locked<(inWithScope: BindTrace.ScopeToken?, plain: BindTrace.ScopeToken?)>((nil, nil))
         let recording = BindTrace.capture("screen") {
             token.value = BindTrace.currentScopeToken
             let saved = token.value!
             onAnotherThread {
-                BindTrace.withScope(saved) { _ = Output<Int>(value: 0).labeled("token") }
+                BindTrace.withScope(saved) {
+                    seen.value.inWithScope = BindTrace.currentScopeToken
+                    _ = Output<Int>(value: 0).labeled("token")
+                }
+                seen.value.plain = BindTrace.currentScopeToken
             }
         }
-        #expect(BindTrace.currentScopeToken == BindTrace.currentScopeToken)
-        guard BindTrace.isEnabled else { return }
+        // Whatever the build: withScope runs its body in the token's scope, and only its body.
+        #expect(seen.value.inWithScope == token.value, "inside withScope the current token is the one given")
+        #expect(seen.value.plain == outside, "after withScope the other thread is outside any scope again")
+        #expect(BindTrace.currentScopeToken == outside, "the capture's scope ended with it")
+        guard BindTrace.isEnabled else {
+            #expect(token.value == outside, "without the trait there is no scope to carry")
+            return
+        }
         let captured = try #require(recording)
         #expect(try creationScope(of: "token", in: captured) == captured.scope)
-        #expect(token.value != BindTrace.currentScopeToken, "outside the scope the current token differs")
+        #expect(token.value != outside, "inside the capture the current token differs from outside it")
+        let other = BindTrace.capture("another screen") { #expect(BindTrace.currentScopeToken != token.value) }
+        #expect(other != nil)
     }
 
     @Test("withScope returns the body's value and rethrows its error")

@@ -41,6 +41,7 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
             mine = subscriptions.contains(subscription)
         case .mark(_, let scope): mine = scopes.contains(scope)
         case .calledAt(let root, _): mine = ownSequences.contains(root)
+        case .resumed(let delivery, _): mine = delivery.map { ownSequences.contains($0.event) } ?? false
         }
         if mine {
             own.append(event)

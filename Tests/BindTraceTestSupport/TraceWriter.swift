@@ -174,6 +174,8 @@ package struct TraceWriter {
                             CaptureField.HeldOutput(path: $0.path.isEmpty ? 0 : string($0.path), output: $0.output)
                         })
                 })
+        case .resumed(let delivery, let cause):
+            return .resumed(delivery: self.cause(delivery, own: own), cause: self.cause(cause, own: own))
         }
     }
 }

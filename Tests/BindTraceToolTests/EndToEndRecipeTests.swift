@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The README's CI recipe, run as a user would: a package of their own that depends on this one by
-/// path and enables its `Tracing` trait through a trait of its own, an XCTest target and a Swift
-/// Testing target each with planted leaks, `swift test --parallel` recording one trace per process,
+/// The README's recipe, run as a user would: the README's own `Package.swift` (a package that depends
+/// on this one, by path here, and enables its `Tracing` trait through a trait of its own, `Bind` for
+/// the app and `BindTesting` for its tests), a test target with XCTest and Swift Testing tests with
+/// planted leaks, the README's `swift test --parallel` line recording one trace per process,
 /// and one `bind-trace report` over them all.
 ///
 /// Slow (it builds a package): runs only with `BIND_E2E=1`, which `make test-e2e` (part of `make test`)
@@ -14,24 +15,41 @@ struct EndToEndRecipeTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    private static let manifest = """
-        // swift-tools-version: 6.1
-        import PackageDescription
+    /// The README's `Package.swift` (the block after its `<!-- recipe: Package.swift` marker), word for
+    /// word but for where the dependency comes from: this checkout, by path, whose package name is its
+    /// folder's name. A README that no longer has those words fails here, so the two cannot drift.
+    private static func manifest() throws -> String {
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        var text = try #require(
+            codeBlock(after: "<!-- recipe: Package.swift", in: readme), "README.md has no recipe block")
+        let dependency = #"url: "https://github.com/your-org/bind", from: "1.0.0""#
+        try #require(text.contains(dependency), "the README's dependency reads \(dependency)")
+        text = text.replacingOccurrences(of: dependency, with: "path: \"\(root)\"")
+        let product = #"package: "bind")"#
+        try #require(text.components(separatedBy: product).count == 3, "Bind and BindTesting from \(product)")
+        return text.replacingOccurrences(
+            of: product, with: "package: \"\(URL(fileURLWithPath: root).lastPathComponent)\")")
+    }
 
-        let package = Package(
-            name: "MyApp",
-            traits: [.trait(name: "BindTracing", description: "Record Bind traces (for the leak gate in CI).")],
-            dependencies: [
-                .package(path: "\(root)", traits: [.trait(name: "Tracing", condition: .when(traits: ["BindTracing"]))])
-            ],
-            targets: [
-                .target(name: "MyApp", dependencies: [.product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
-                .testTarget(name: "MyAppXCTests", dependencies: ["MyApp", .product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
-                .testTarget(name: "MyAppSwiftTests", dependencies: ["MyApp", .product(name: "Bind", package: "\(URL(fileURLWithPath: root).lastPathComponent)")]),
-            ]
-        )
+    /// The README's `swift test` line of its CI recipe, as a shell command.
+    private static func testCommand() throws -> String {
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let line = try #require(
+            readme.split(separator: "\n").first { $0.contains("- run: BIND_TRACE=") && $0.contains("swift test") },
+            "README.md's CI recipe runs swift test with BIND_TRACE")
+        let command = line.split(separator: "#", maxSplits: 1)[0].replacingOccurrences(of: "- run:", with: "")
+        return command.trimmingCharacters(in: .whitespaces)
+    }
 
-        """
+    /// The text of the first fenced code block after the line that starts with `marker`.
+    private static func codeBlock(after marker: String, in text: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let markerLine = lines.firstIndex(where: { $0.hasPrefix(marker) }),
+            let open = lines[(markerLine + 1)...].firstIndex(where: { $0.hasPrefix("```") }),
+            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+        else { return nil }
+        return lines[(open + 1)..<close].joined(separator: "\n") + "\n"
+    }
 
     private static let store = """
         import Bind
@@ -80,8 +98,14 @@ struct EndToEndRecipeTests {
 
     private static let swiftTests = """
         import Bind
+        import BindTesting
         import MyApp
         import Testing
+
+        // The recipe's BindTesting product: a checked test that leaves nothing bound passes.
+        @Test(.bindingLeakCheck) func checkedScreen() {
+            Store.shared.title.bind { _ in }.unsubscribe()
+        }
 
         @Test func thirdScreen() {
             recordProcess(for: "swift-testing-1")
@@ -109,9 +133,9 @@ struct EndToEndRecipeTests {
         // BIND_E2E_KEEP=1 keeps the scratch package for a look (its path is in the failure messages).
         defer { if ProcessInfo.processInfo.environment["BIND_E2E_KEEP"] == nil { package.cleanUp() } }
         let files: [String: String] = [
-            "Package.swift": Self.manifest, "Sources/MyApp/Store.swift": Self.store,
-            "Tests/MyAppXCTests/LeakXCTests.swift": Self.xctests,
-            "Tests/MyAppSwiftTests/LeakTests.swift": Self.swiftTests,
+            "Package.swift": try Self.manifest(), "Sources/MyApp/Store.swift": Self.store,
+            "Tests/MyAppTests/LeakXCTests.swift": Self.xctests,
+            "Tests/MyAppTests/LeakTests.swift": Self.swiftTests,
         ]
         for (path, text) in files {
             let url = URL(fileURLWithPath: package.file(path))
@@ -125,9 +149,7 @@ struct EndToEndRecipeTests {
         try FileManager.default.createDirectory(atPath: package.file("pids"), withIntermediateDirectories: true)
 
         // The recipe, as the README writes it.
-        let test = try shell(
-            "BIND_TRACE=bind-traces/ E2E_PIDS=\"$PWD/pids\" swift test --traits BindTracing --parallel",
-            in: package.path)
+        let test = try shell("E2E_PIDS=\"$PWD/pids\" " + Self.testCommand(), in: package.path)
         #expect(test.status == 0, "the tests pass; the leaks are for the gate: \(test.output.suffix(2_000))")
         let written = try? FileManager.default.contentsOfDirectory(atPath: package.file("bind-traces"))
         let traces = try #require(
@@ -143,9 +165,9 @@ struct EndToEndRecipeTests {
         let sarif = try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: package.file("bind-report/findings.sarif"))))
         let uris = Set(Self.strings(named: "uri", in: sarif))
-        #expect(uris.contains("Tests/MyAppXCTests/LeakXCTests.swift"), "\(uris)")
-        #expect(uris.contains("Tests/MyAppSwiftTests/LeakTests.swift"), "\(uris)")
-        #expect(!uris.contains { $0.hasPrefix("Sources/MyAppXCTests") || $0.hasPrefix("Sources/MyAppSwiftTests") })
+        #expect(uris.contains("Tests/MyAppTests/LeakXCTests.swift"), "\(uris)")
+        #expect(uris.contains("Tests/MyAppTests/LeakTests.swift"), "\(uris)")
+        #expect(!uris.contains { $0.hasPrefix("Sources/MyAppTests") })
 
         let check = try Tool.run(["check", "--format", "json", "bind-traces/"], in: package.path)
         let object = try #require(
@@ -153,10 +175,10 @@ struct EndToEndRecipeTests {
         let findings = (object["findings"] as? [[String: Any]]) ?? []
 
         let planted: [(name: String, file: String, source: String)] = [
-            ("xctest-1", "MyAppXCTests/LeakXCTests.swift", Self.xctests),
-            ("xctest-2", "MyAppXCTests/LeakXCTests.swift", Self.xctests),
-            ("swift-testing-1", "MyAppSwiftTests/LeakTests.swift", Self.swiftTests),
-            ("swift-testing-2", "MyAppSwiftTests/LeakTests.swift", Self.swiftTests),
+            ("xctest-1", "MyAppTests/LeakXCTests.swift", Self.xctests),
+            ("xctest-2", "MyAppTests/LeakXCTests.swift", Self.xctests),
+            ("swift-testing-1", "MyAppTests/LeakTests.swift", Self.swiftTests),
+            ("swift-testing-2", "MyAppTests/LeakTests.swift", Self.swiftTests),
         ]
         for leak in planted {
             let line = try #require(Self.line(of: "planted leak: \(leak.name)", in: leak.source))

@@ -1,5 +1,5 @@
-#if Tracing
 import Bind
+import BindTraceTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +7,7 @@ final class Label: BindableCompatible {
     var text = ""
 }
 
-@Suite("bind-trace on traces recorded by the instrumented build")
+@Suite("bind-trace on traces recorded by the instrumented build", .requiresTracing)
 struct RecordedTraceTests {
     @Test("a capture written to a file: the leak and the feedback cycle at their lines")
     func capture() throws {
@@ -121,4 +121,3 @@ struct RecordedTraceTests {
 /// Tests/Fixtures/TraceFixture/main.swift, found from this file.
 private let fixtureSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/TraceFixture/main.swift")
-#endif

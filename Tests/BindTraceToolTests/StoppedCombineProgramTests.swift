@@ -1,4 +1,3 @@
-#if Tracing
 import BindTraceTestSupport
 import Foundation
 import Testing
@@ -6,7 +5,7 @@ import Testing
 /// `stopped-combine` on traces of a real program, built as users build it: debug, and release
 /// (`-c release`, where the optimiser may release a source after its last use). `make test` builds
 /// the release fixture first (`make release-fixture`); `BIND_RELEASE_FIXTURE` names another.
-@Suite("stopped-combine on a program's trace, debug and release builds")
+@Suite("stopped-combine on a program's trace, debug and release builds", .requiresTracing)
 struct StoppedCombineProgramTests {
     static var debugFixture: URL? {
         (try? Tool.executable()).map { $0.resolvingSymlinksInPath().deletingLastPathComponent() }
@@ -48,6 +47,42 @@ struct StoppedCombineProgramTests {
         .enabled(if: releaseFixture != nil, "build it with `make release-fixture`"))
     func arrayExampleRelease() throws {
         _ = try arrayExample(fixture: try #require(Self.releaseFixture))
+    }
+
+    @Test("debug: a combine whose source a helper did not keep, bound after it stopped: check notes it at its line")
+    func helperSourceDebug() throws {
+        try helperSource(fixture: try #require(Self.debugFixture))
+    }
+
+    @Test(
+        "release: a combine whose source a helper did not keep, bound after it stopped: check notes it at its line",
+        .enabled(if: releaseFixture != nil, "build it with `make release-fixture`"))
+    func helperSourceRelease() throws {
+        try helperSource(fixture: try #require(Self.releaseFixture))
+    }
+
+    /// Runs `combine-helper`: the combine stopped before its result was bound, so it delivers its
+    /// stored pair and nothing more, and `check --fail-on note` fails on the note at its line.
+    private func helperSource(fixture: URL) throws {
+        let trace = try TemporaryTrace([])
+        defer { trace.cleanUp() }
+        let run = try ChildProcess.run(fixture, ["3", "combine-helper"], environment: ["BIND_TRACE": trace.path])
+        #expect(run.status == 0)
+        #expect(!run.standardOutput.contains("delivered 0 3"), "the combine stopped: \(run.standardOutput)")
+
+        let check = try Tool.run("check", "--at-exit", "--fail-on", "note", trace.path)
+
+        #expect(check.status != 0, "the note fails the gate: \(check.standardOutput)")
+        let line = try fixtureLine { $0.contains("return Output<Int>.combine(first, second).labeled(\"combined\")") }
+        let note = check.standardOutput.split(separator: "\n").first {
+            $0.hasPrefix("TraceFixture/main.swift:\(line): note: stopped-combine: ")
+        }
+        #expect(note?.contains("'first'") == true, "\(check.standardOutput)")
+        let created = try fixtureLine { $0.contains("let first = Output<Int>(value: 0).labeled(\"first\")") }
+        #expect(
+            check.standardOutput.contains(
+                "    TraceFixture/main.swift:\(created): note: 'first' (Int) is created here"),
+            "\(check.standardOutput)")
     }
 
     /// Runs `combine-released` and checks what it printed and what `check` says.
@@ -104,4 +139,3 @@ struct StoppedCombineProgramTests {
         return try #require(index, "the fixture holds the line") + 1
     }
 }
-#endif

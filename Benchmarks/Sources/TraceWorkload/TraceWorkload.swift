@@ -28,11 +28,17 @@ struct TraceWorkload {
 
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3, let events = Int(arguments[2]), events > 0 else {
-            fail("usage: TraceWorkload PATH EVENTS")
+        guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "deep"),
+            let events = Int(arguments[2]), events > 0
+        else {
+            fail("usage: TraceWorkload PATH EVENTS [deep]")
         }
         guard BindTrace.isEnabled else {
             fail("TraceWorkload: built without the Tracing trait (build with BIND_BENCH_VARIANT=instrumented)")
+        }
+        if arguments.count == 4 {
+            deep(path: arguments[1], events: events)
+            return
         }
         let app = App()
         do {
@@ -43,6 +49,47 @@ struct TraceWorkload {
         for cell in 0..<(events / eventsPerCell) { app.showCell(cell) }
         BindTrace.stopRecording()
         if app.total == 42 { print("") }  // keeps the delivered values observable
+    }
+
+    /// `TraceWorkload PATH EVENTS deep`: the shape of issue 39, propagations that run deep and fan
+    /// out. A chain of 2,000 Outputs from the root: maps, and every fourth a combine (mapped to one
+    /// value) of the chain's newest Output and one from the middle of a spine of maps that also
+    /// starts at the root. Each root update runs the chain about 1,500 steps deep, far past Bind's
+    /// deferral depth (128), each combine updating once more than the one before; the root updates
+    /// until about `EVENTS` events are recorded.
+    static func deep(path: String, events: Int) {
+        let root = Output<Int>(value: 0).labeled("root")
+        var steps = 0
+        var spine = [root]
+        var chain = root
+        for index in 1..<2_000 {
+            if index % 4 == 0 {
+                chain = Output.combine(chain, spine[spine.count / 2]).map {
+                    steps &+= 2
+                    return $0.0 &+ $0.1
+                }
+            } else if index % 4 == 2 {
+                spine.append(spine[spine.count - 1].map { $0 &+ 1 })
+            } else {
+                chain = chain.map {
+                    steps &+= 1
+                    return $0 &+ 1
+                }
+            }
+        }
+        var total = 0
+        chain.bind { total &+= $0 }
+        do {
+            try BindTrace.startRecording(toFile: path)
+        } catch {
+            fail("TraceWorkload: \(error)")
+        }
+        // Each step writes one update (a combine's two: it and its map).
+        root.update(withValue: 1)
+        let perUpdate = max(1, steps)
+        for value in 2...max(2, events / perUpdate) { root.update(withValue: value) }
+        BindTrace.stopRecording()
+        if total == 42 { print("") }
     }
 
     static func fail(_ message: String) -> Never {

@@ -95,12 +95,57 @@ public struct EventProgram {
             case 12: kind = .scopeBegan(id: small(4), parent: small(4), name: string(), site: site())
             case 13: kind = .scopeEnded(id: small(4))
             case 14: kind = .mark(name: string(), scope: small(4))
-            default: kind = .labeled(output: small(), label: string())
+            default: kind = rarerKind(sequence)
             }
             time += UInt64(opcode)
             events.append(
                 TraceEvent(sequence: sequence, time: time, thread: thread, offset: 16 + events.count, kind: kind))
         }
         return events
+    }
+
+    /// The kinds an opcode's last value shares, chosen by one more byte: every kind of the format is
+    /// generated (`EventKindConformanceTests` checks the list against the format's tags).
+    private mutating func rarerKind(_ sequence: UInt64) -> TraceEvent.Kind {
+        switch small(6) {
+        case 0: return .labeled(output: small(), label: string())
+        case 1: return .subscriptionContained(subscription: small(), container: small(4))
+        case 2: return .handleReleased(subscription: small())
+        case 3: return .stopped(derived: small(), source: small())
+        case 4: return .calledAt(event: sequence > 1 ? sequence - 1 - small(4) % (sequence - 1) : 1, site: site())
+        default:
+            let strengths: [TraceEvent.Capture.Strength] = [.strong, .weak, .unowned, .unknown]
+            let captures = (0..<small(4)).map { _ in
+                TraceEvent.Capture(
+                    strength: strengths[Int(small(4))], type: string(), identity: small(3),
+                    holds: (0..<small(3)).map { _ in .init(path: string(), output: small()) })
+            }
+            return .captured(subscription: small(), captures: captures)
+        }
+    }
+
+    /// Bytes that ``decode()`` turns into an event of `kind`'s case. A switch without a default: a new
+    /// kind of the format does not compile here (`make fuzz-smoke` builds it) until the generator makes it.
+    public static func opcode(for kind: TraceEvent.Kind) -> [UInt8] {
+        switch kind {
+        case .outputCreated: [0]
+        case .edge: [2]
+        case .innerSwitch: [3]
+        case .bound: [4]
+        case .updated: [6]
+        case .fired: [8]
+        case .unbound: [9]
+        case .dangling: [10]
+        case .released: [11]
+        case .scopeBegan: [12]
+        case .scopeEnded: [13]
+        case .mark: [14]
+        case .labeled: [15, 0]
+        case .subscriptionContained: [15, 1]
+        case .handleReleased: [15, 2]
+        case .stopped: [15, 3]
+        case .calledAt: [15, 4]
+        case .captured: [15, 5]
+        }
     }
 }

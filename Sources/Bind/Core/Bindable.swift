@@ -3,6 +3,7 @@ public struct Bindable<TargetType> {
     /// The object the binders write to.
     public let target: TargetType
 
+    /// Creates the binders of `target`; `target.binding` (``BindableCompatible``) makes one for you.
     public init(_ target: TargetType) {
         self.target = target
     }

@@ -40,7 +40,8 @@ public class Output<Value>: Unbindable {
     ///
     /// - Parameters:
     ///   - value: the initial value; `nil` leaves the Output empty until its first update.
-    ///   - file, line: the creation site recorded by the instrumented build.
+    ///   - file: the `#fileID` of the creation site, recorded by the instrumented build.
+    ///   - line: the line of the creation site.
     @inlinable
     public convenience init(value: Value? = nil, file: StaticString = #fileID, line: UInt = #line) {
         self.init(value: value, storesValues: true, kind: .output, file: file, line: line)
@@ -83,8 +84,9 @@ public class Output<Value>: Unbindable {
     ///
     /// - Parameters:
     ///   - value: the new value.
-    ///   - file, line: the call site, recorded by the instrumented build when no subscription's
-    ///     closure made this call (the root of what follows, which `bind-trace why` shows).
+    ///   - file: the `#fileID` of the call site, recorded by the instrumented build when no
+    ///     subscription's closure made this call (the root of what follows, which `bind-trace why` shows).
+    ///   - line: the line of the call site.
     /// - Complexity: O(*n*) in the number of subscribers, with one lock round trip.
     @inlinable
     public final func update(withValue value: Value, file: StaticString = #fileID, line: UInt = #line) {
@@ -165,7 +167,7 @@ public class Output<Value>: Unbindable {
         return Subscription(source: subscribers, token: token)
     }
 
-    /// ``bind(to:file:line:)`` as a function value, e.g. `binders.map(output.bind(to:))`: records no call site.
+    /// ``bind(to:file:line:)->Subscription`` as a function value, e.g. `binders.map(output.bind(to:))`: records no call site.
     @_disfavoredOverload
     @discardableResult
     public final func bind(to binder: Binder<Value>) -> Subscription {
@@ -181,7 +183,7 @@ public class Output<Value>: Unbindable {
 
     /// Binds every binder in `binders` for as long as this Output lives. As in the published framework
     /// nothing is returned, so they cannot be unbound: to unbind them (when their targets go away),
-    /// bind each with ``bind(to:file:line:)`` and keep its ``Subscription``.
+    /// bind each with ``bind(to:file:line:)->Subscription`` and keep its ``Subscription``.
     public final func bind(to binders: [Binder<Value>], file: StaticString = #fileID, line: UInt = #line) {
         for binder in binders { bind(to: binder, file: file, line: line) }
     }
@@ -198,7 +200,9 @@ public class Output<Value>: Unbindable {
     /// closures are called with it (a ``Relay``, which stores nothing, is updated every time).
     ///
     /// - Parameters:
-    ///   - file, line: the call site, recorded as ``update(withValue:file:line:)``'s.
+    ///   - value: the value to store and deliver when the Output has none yet.
+    ///   - file: the `#fileID` of the call site, recorded as ``update(withValue:file:line:)``'s.
+    ///   - line: the line of the call site.
     /// - Returns: `self`, so it reads as part of a declaration: `let count = Output<Int>().initial(0)`.
     @discardableResult
     public final func initial(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Output<Value> {

@@ -1,11 +1,14 @@
 /// Where ``Output/debug(identifier:)`` writes its log.
 public protocol Printable {
+    /// Writes one line of the log.
     func print(_ value: String)
 }
 
 /// The default ``Printable``: writes each line to standard output.
 public struct StandardOutputPrinter: Printable, Sendable {
+    /// Creates a printer that writes to standard output.
     public init() {}
+    /// Writes `value` and a newline to standard output.
     public func print(_ value: String) { Swift.print(value) }
 }
 

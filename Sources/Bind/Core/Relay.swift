@@ -16,6 +16,8 @@ public final class Relay<Value>: Output<Value> {
     ///   - value: as in the original framework, a value every closure bound later is called with
     ///     at once (updates never replace it); usually left out.
     ///   - printer: where ``Output/debug(identifier:)`` prints.
+    ///   - file: the `#fileID` of the creation site, recorded by the instrumented build.
+    ///   - line: the line of the creation site.
     @inlinable
     public init(
         value: Value? = nil, printer: Printable = StandardOutputPrinter(), file: StaticString = #fileID,
@@ -30,7 +32,9 @@ extension Relay where Value == Void {
     /// Calls every bound closure.
     ///
     /// - Parameters:
-    ///   - file, line: the call site, recorded by the instrumented build (see ``Output/update(withValue:file:line:)``).
+    ///   - file: the `#fileID` of the call site, recorded by the instrumented build (see
+    ///     ``Output/update(withValue:file:line:)``).
+    ///   - line: the line of the call site.
     @inlinable
     public func fire(file: StaticString = #fileID, line: UInt = #line) { update(withValue: (), file: file, line: line) }
 

@@ -2,6 +2,7 @@ import BindTraceFormat
 
 /// Something a ``Subscription`` can unbind itself from; ``Output`` is one.
 public protocol Unbindable: AnyObject {
+    /// Removes what `subscription` was returned for; called by ``Subscription/unsubscribe()``.
     func unbind(for subscription: Subscription)
 }
 
@@ -54,7 +55,9 @@ public final class Subscription: Hashable, @unchecked Sendable {
         container.append(self)
     }
 
+    /// Whether `lhs` and `rhs` are the same Subscription object.
     public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }
+    /// Hashes the Subscription's identity, so equal Subscriptions (the same object) hash alike.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -13,6 +13,7 @@ public final class SubscriptionContainer: @unchecked Sendable {
     /// This container's identity in traces.
     private let probe = ContainerProbe()
 
+    /// Creates an empty container.
     public init() {}
 
     deinit { lock.deallocate() }

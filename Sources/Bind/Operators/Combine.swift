@@ -18,14 +18,14 @@ extension Output {
         combinePair(first, second, file: file, line: line)
     }
 
-    /// ``combine(_:_:file:line:)`` as a function value: records no call site.
+    /// `combine(_:_:file:line:)` as a function value: records no call site.
     @_disfavoredOverload
     @inlinable
     public static func combine<A, B>(_ first: Output<A>, _ second: Output<B>) -> Output<(A, B)> {
         combinePair(first, second, file: #fileID, line: #line)
     }
 
-    /// ``combine(_:_:file:line:)`` of this type as a function value: records no call site.
+    /// ``combine(_:_:file:line:)->Output<(Value,Value)>`` of this type as a function value: records no call site.
     @_disfavoredOverload
     @inlinable
     public static func combine(_ first: Output<Value>, _ second: Output<Value>) -> Output<(Value, Value)> {
@@ -39,7 +39,7 @@ extension Output {
         combine(outputs: outputs, file: #fileID, line: #line)
     }
 
-    /// ``combine(_:_:file:line:)`` for two Outputs of this type: `Output.combine(a, b)` needs no type spelled out.
+    /// `combine(_:_:file:line:)` for two Outputs of this type: `Output.combine(a, b)` needs no type spelled out.
     @inlinable
     public static func combine(
         _ first: Output<Value>, _ second: Output<Value>, file: StaticString = #fileID, line: UInt = #line

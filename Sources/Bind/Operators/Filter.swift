@@ -8,7 +8,8 @@ extension Output {
     ) -> Output<Value> {
         let derived = derive(Value.self, kind: .filter, file: file, line: line)
         bindInternal(
-            { value in if isIncluded(value) { derived.updateFromOperator(value) } }, file: file, line: line, captures: .init(isIncluded))
+            { value in if isIncluded(value) { derived.updateFromOperator(value) } }, file: file, line: line,
+            captures: .init(isIncluded))
         return derived
     }
 

@@ -298,9 +298,12 @@ public enum BindTrace {
     }
 }
 
-/// Why recording could not start.
+/// Why recording could not start, thrown by ``BindTrace/startRecording(toFile:)``.
 public struct TraceRecordingError: Error, CustomStringConvertible {
+    /// The trace file that could not be written.
     public let path: String
+    /// What went wrong, in words: the system's error message, or "another process is writing it".
     public let reason: String
+    /// One line naming the file and the reason: `app.trace: cannot record a trace: …`.
     public var description: String { "\(path): cannot record a trace: \(reason)" }
 }

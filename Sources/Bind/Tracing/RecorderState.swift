@@ -70,6 +70,8 @@ struct RecorderState {
     var threadCount: UInt32 = 0
     var eventsSinceClock = false
     var strings = TraceStrings()
+    /// Each thread's name in the current strings, distinct from the others'.
+    var threadNames = ThreadNames()
     /// Set only by the crash flush: a full buffer is written to this descriptor at once, since
     /// handing it on allocates.
     var crashDescriptor: Int32 = -1
@@ -190,6 +192,15 @@ struct RecorderState {
         capture = nil
     }
 
+    /// Ends the lock-free path before the process ends (a signal): the stream's epoch becomes 0, so
+    /// every later update takes the locked path, and every update numbered until then is merged.
+    /// (Closing the stream merges what the rings hold and drops it with the buffer: an update taken
+    /// between the file's last flush and that close would be made and never written.)
+    mutating func stopTakingUpdates() {
+        guard streamOpen else { return }
+        mergeRings(through: bt_stream_set_epoch(0))
+    }
+
     /// The last sink left: no update is taken any more, and those still in rings are dropped with
     /// the buffer (the sinks have what they wanted).
     private mutating func closeStream() {
@@ -306,7 +317,8 @@ struct RecorderState {
             var holds: [CaptureField.HeldOutput] = []
             for held in capture.holds {
                 announce(held.output, preexisting: true, scope: 0, cause: bt_cause())
-                holds.append(CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
+                holds.append(
+                    CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
             }
             fields.append(
                 CaptureField(
@@ -423,6 +435,18 @@ struct RecorderState {
         }
     }
 
+    /// Appends a `resumed` event: the delivery `delivery` goes on inside `enclosing`. Nothing when
+    /// the delivery began before the stream (a reader could not name it).
+    mutating func appendResumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
+        guard causeBack(delivery.event, own: bt_stream_last() &+ 1) != 0 else { return }
+        let own = takeSequence()
+        let event = EventRecord.resumed(
+            delivery: causeField(delivery, own: own), cause: causeField(enclosing, own: own))
+        write(own, maximumLength: TraceRecord.event(delta: 0, event).maximumEncodedLength) { base, delta in
+            TraceRecord.event(delta: delta, event).encode(at: base)
+        }
+    }
+
     /// Encodes, in sequence order, the updates the threads' rings hold up to number `last` (every
     /// number after `lastWritten` up to it is an update in some ring: the locked events are
     /// written as they take theirs). A number taken but not yet written is waited for; the crash
@@ -512,7 +536,9 @@ struct RecorderState {
                 ring.pointee.name_id = 0
             } else {
                 if ring == bt_ring_current() { bt_ring_read_name(ring) }
-                ring.pointee.name_id = intern(Self.name(of: ring))
+                let name = threadNames.distinct(
+                    Self.name(of: ring), thread: ring.pointee.thread, generation: strings.generation)
+                ring.pointee.name_id = intern(name)
                 ring.pointee.name_generation = strings.generation
             }
         }

@@ -75,6 +75,35 @@ struct TraceFile {
         try self.init(path: path, descriptor: descriptor)
     }
 
+    /// Opens the file that takes `path`'s place in a flight recording (`BIND_TRACE_LIMIT`): made as
+    /// `<path>.new`, and named `path` by ``rotate(_:)`` once its first bytes are in, so `path` always
+    /// names a trace that reads on its own.
+    init(nextSegmentOf path: String) throws {
+        let staging = path + ".new"
+        let descriptor = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TraceRecordingError(path: staging, reason: String(cString: strerror(errno)))
+        }
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        try self.init(path: path, descriptor: descriptor)
+    }
+
+    /// Where a flight recording keeps the segment before the one at `path`: `run.trace` → `run.previous.trace`.
+    static func previousSegment(of path: String) -> String {
+        path.hasSuffix(".trace") ? String(path.dropLast(6)) + ".previous.trace" : path + ".previous"
+    }
+
+    /// Makes the segment at `path` (finished: its end record written) the previous one, replacing
+    /// the one before it (whose events are dropped now), then names the new segment (`<path>.new`)
+    /// `path`. Each step is a rename or a link, so both names always hold a whole trace.
+    static func rotate(_ path: String) {
+        let previous = previousSegment(of: path)
+        let linked = previous + ".new"
+        unlink(linked)
+        if link(path, linked) == 0 { rename(linked, previous) }
+        rename(path + ".new", path)
+    }
+
     /// Opens `<name>.<pid>.trace` beside the file at `lostPath`, for a recording that goes on after
     /// that file was lost.
     init(continuing lostPath: String) throws {
@@ -300,11 +329,13 @@ struct TraceFile {
         return true
     }
 
-    /// Writes the end record (after a `lost` record for anything still unreported) and closes.
-    mutating func close() {
+    /// Writes the end record (after a `lost` record for anything still unreported, and the signal
+    /// that ends the process, if one does) and closes.
+    mutating func close(signal: Int32? = nil) {
         guard descriptor >= 0 else { return }
         var tail: [UInt8] = []
         if unreportedLost > 0 { TraceRecord.lost(count: unreportedLost).encode(into: &tail) }
+        if let signal { TraceRecord.signal(number: UInt64(signal)).encode(into: &tail) }
         TraceRecord.end.encode(into: &tail)
         _ = tail.withUnsafeBytes { writeWhole($0) }
         systemClose(descriptor)

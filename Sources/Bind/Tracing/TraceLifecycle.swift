@@ -15,8 +15,8 @@ enum TraceLifecycle {
     nonisolated(unsafe) private static var handlersInstalled = false
     /// Signals whose default action ends the process, with the action that was installed before ours.
     nonisolated(unsafe) private static var previousActions: [Int32: sigaction] = [:]
-    static let flushedSignals: [Int32] = [SIGTERM, SIGINT, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS]
-    /// The pipe whose write end a SIGTERM or SIGINT handler writes the signal's number to, and
+    static let flushedSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS]
+    /// The pipe whose write end a SIGTERM, SIGINT or SIGHUP handler writes the signal's number to, and
     /// whose read end the flusher waits on (-1: no flusher).
     nonisolated(unsafe) private static var signalPipeRead: Int32 = -1
     nonisolated(unsafe) private static var signalPipeWrite: Int32 = -1
@@ -74,12 +74,22 @@ enum TraceLifecycle {
         return Int32(byte)
     }
 
-    /// The flusher's side of a SIGTERM or SIGINT: everything recorded so far reaches the file by
-    /// the ordinary path (the locks taken as any flush takes them, every chunk written once), then
+    /// The flusher's side of a SIGTERM, SIGINT or SIGHUP: everything recorded so far reaches the file
+    /// by the ordinary path (the locks taken as any flush takes them, every chunk written once), then
     /// the signal does what it would have done.
+    ///
+    /// When that is the default action (the process ends), the file is ended here, with a `signal`
+    /// record, and the recorder's locks stay held until the process is gone: what other threads
+    /// record meanwhile waits, rather than being made and lost in silence. A handler the app had
+    /// installed may let the process go on: then the trace is flushed and recording goes on.
     private static func flushAndRaise(deferred signal: Int32) {
-        TraceRecorder.flushNow()
-        if var previous = previousActions[signal] {
+        let previous = previousActions[signal]
+        if previous.map(isDefault) ?? true {
+            TraceRecorder.endForSignal(signal)
+        } else {
+            TraceRecorder.flushNow()
+        }
+        if var previous {
             sigaction(signal, &previous, nil)
         } else {
             _ = setDefaultAction(signal)
@@ -101,8 +111,8 @@ enum TraceLifecycle {
             action.sa_flags = 0
             var previous = sigaction()
             if sigaction(signal, &action, &previous) == 0 {
-                // SIGINT ignored by a shell (a background job) stays ignored.
-                if signal == SIGINT, let handler = previous.__sigaction_handler.sa_handler,
+                // SIGINT ignored by a shell (a background job), SIGHUP by `nohup`, stay ignored.
+                if signal == SIGINT || signal == SIGHUP, let handler = previous.__sigaction_handler.sa_handler,
                     unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
                 {
                     sigaction(signal, &previous, nil)
@@ -113,13 +123,25 @@ enum TraceLifecycle {
         }
     }
 
-    /// A fatal signal arrived. SIGTERM and SIGINT come from another process, at any point of any
-    /// thread (one inside the recorder, holding its lock, in a burst): the flusher thread writes
-    /// the trace for them with its ordinary path. A crash, or a second SIGTERM or SIGINT while the
-    /// first is handled, is flushed here and now.
+    /// A fatal signal arrived. SIGTERM, SIGINT and SIGHUP come from another process, at any point of
+    /// any thread (one inside the recorder, holding its lock, in a burst): the flusher thread writes
+    /// the trace for them with its ordinary path, and a second one while the first is handled is
+    /// left to the first. A crash (or one of them with no flusher) is flushed here and now.
     private static func handle(_ signal: Int32) {
-        if signal == SIGTERM || signal == SIGINT, deferToFlusher(signal) { return }
+        if signal == SIGTERM || signal == SIGINT || signal == SIGHUP {
+            if deferToFlusher(signal) { return }
+            // A second one while the flusher ends the trace for the first: that one ends the
+            // process as soon as the trace is whole; flushing here would cut the flusher's write short.
+            if signalPipeWrite >= 0 && bt_deferred_signal_pending() { return }
+        }
         flushAndReraise(signal)
+    }
+
+    /// Whether `action` is the default one (SIG_DFL): for SIGTERM, SIGINT and SIGHUP, ending the process.
+    private static func isDefault(_ action: sigaction) -> Bool {
+        guard action.sa_flags & SA_SIGINFO == 0 else { return false }
+        guard let handler = action.__sigaction_handler.sa_handler else { return true }
+        return unsafeBitCast(handler, to: Int.self) == 0
     }
 
     /// Wakes the flusher with `signal`; false when there is no flusher or a signal is handed over

@@ -112,6 +112,7 @@ enum TraceRecorder {
         let opened = try TraceFile(pattern: pattern)
         closeFileLocked()
         file = opened
+        FlightRecorder.begin(limit: FlightRecorder.limitFromEnvironment())
         var header = TraceFormat.header
         TraceFile.writerRecord.encode(into: &header)
         bind_lock_lock(recordingLock)
@@ -125,7 +126,7 @@ enum TraceRecorder {
     }
 
     /// Writes a new file's first bytes (before any chunk). Caller holds `writeLock`.
-    private static func writeHeaderLocked(_ header: [UInt8]) {
+    static func writeHeaderLocked(_ header: [UInt8]) {
         header.withUnsafeBytes { file?.write($0, events: 0) }
         bind_lock_lock(recordingLock)
         state.pointee.committed(chunk: 0, bytes: Int(file?.written ?? 0))
@@ -136,6 +137,33 @@ enum TraceRecorder {
         pthread_mutex_lock(writeLock)
         closeFileLocked()
         pthread_mutex_unlock(writeLock)
+    }
+
+    /// Ends the file for `signal` (SIGTERM, SIGINT or SIGHUP, whose action then ends the process):
+    /// every event numbered so far reaches it, then the `signal` record and the end record. Both
+    /// locks stay held and recording stays on, so a thread that records from now on waits in the
+    /// recorder until the process ends: no update is made that the trace neither holds nor counts.
+    /// The flusher calls it (not a signal handler): the locks are taken as any flush takes them.
+    static func endForSignal(_ signal: Int32) {
+        pthread_mutex_lock(writeLock)
+        bind_lock_lock(recordingLock)
+        guard file != nil else {
+            bind_lock_unlock(recordingLock)
+            pthread_mutex_unlock(writeLock)
+            return
+        }
+        let committed = state.pointee.committedChunk
+        // From here every update takes the locked path, and waits.
+        state.pointee.stopTakingUpdates()
+        let chunks = state.pointee.fileClosed().filter { $0.number > committed }
+        if file?.loss() == nil {
+            for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
+            file?.close(signal: signal)
+        } else {
+            reportLoss(owed: chunks.reduce(0) { $0 + UInt64($1.events) })
+            file?.abandon()
+        }
+        file = nil
     }
 
     /// Closes the file: everything recorded reaches it first. Caller holds `writeLock`.
@@ -179,6 +207,11 @@ enum TraceRecorder {
                 continue
             }
             if chunks.isEmpty { return }
+            // A flight recording whose segment is full goes on in a new one first.
+            if FlightRecorder.isFull(file, adding: chunks) {
+                FlightRecorder.rotateLocked()
+                continue
+            }
             for chunk in chunks {
                 chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
                 bind_lock_lock(recordingLock)
@@ -343,6 +376,17 @@ enum TraceRecorder {
                 output.lastCallLine = site.line
             }
             return event
+        }
+    }
+
+    /// Records that a delivery Bind deferred past its nesting limit resumes on this thread, inside
+    /// `enclosing` (the cause current where the deferred step is taken up). Rare: only steps past
+    /// the depth limit (``Cascade``) come here, so the lock is no cost to the hot path.
+    @usableFromInline
+    static func resumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
+        withLock { state in
+            guard state.streamOpen else { return }
+            state.appendResumed(delivery, inside: enclosing)
         }
     }
 

@@ -83,7 +83,8 @@ public enum TraceAnalyzer {
         let at = replay.options.stateAt
         var state: GraphState? = at == 0 ? replay.snapshot() : nil
         var events: UInt64 = 0
-        // Hot loop: the events of a batch, no per-event call but the replay's.
+        // Hot loop: the events of a batch, no per-event call but the replay's (and a watcher's, which
+        // the unwatched replay compiles away).
         func take(_ batch: borrowing EventBatch) throws(TraceReadError) {
             replay.take(batch)
             watcher.take(batch)

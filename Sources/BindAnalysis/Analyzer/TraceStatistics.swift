@@ -68,13 +68,15 @@ private struct KindCounts: Hashable, Sendable {
         (
             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64
         ) = (
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0
         )
     /// One more than the largest tag the storage holds; `TraceFormat.Tag`'s are below it
     /// (`EventKindConformanceTests` checks), so a new tag past it fails a test, not a user's trace.
-    static var capacity: Int { 32 }
+    static var capacity: Int { 40 }
 
     /// Adds one to the count of `tag`.
     @inline(__always)

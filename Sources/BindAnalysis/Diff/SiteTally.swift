@@ -20,9 +20,10 @@ package final class SiteTally: ReplayWatcher {
     /// One site's counts, shared by every live Output (or subscription) of the site.
     final class Slot {
         let index: Int
-        var counts = SiteCounts()
+        // Unchecked, as the replay's nodes: one thread, never re-entered; the checks cost more than the counting.
+        @exclusivity(unchecked) var counts = SiteCounts()
         /// Subscriptions bound now.
-        var live: UInt64 = 0
+        @exclusivity(unchecked) var live: UInt64 = 0
         init(index: Int) { self.index = index }
     }
 
@@ -56,20 +57,20 @@ package final class SiteTally: ReplayWatcher {
         let operation: OutputKind
     }
 
-    private var outputSlots: [OutputKey: Slot] = [:]
-    private var outputKeys: [OutputKey] = []
-    private var bindSlots: [BindKey: BindSlot] = [:]
-    private var bindKeys: [BindKey] = []
+    @exclusivity(unchecked) private var outputSlots: [OutputKey: Slot] = [:]
+    @exclusivity(unchecked) private var outputKeys: [OutputKey] = []
+    @exclusivity(unchecked) private var bindSlots: [BindKey: BindSlot] = [:]
+    @exclusivity(unchecked) private var bindKeys: [BindKey] = []
     /// Operators' subscriptions, by their source's slot: counted with it only (they are its edges).
-    private var internalBindSlots: [Int: BindSlot] = [:]
+    @exclusivity(unchecked) private var internalBindSlots: [Int: BindSlot] = [:]
     /// Edges by slot, with how many live or past Outputs hold them (a relabelled Output moves its own).
-    private var edges: [EdgeKey: Int] = [:]
+    @exclusivity(unchecked) private var edges: [EdgeKey: Int] = [:]
     /// The live Outputs' and subscriptions' slots, by trace id.
     private let outputsByID = IDTable<Slot>()
     private let subscriptionsByID = IDTable<BindSlot>()
     /// Set in `willApply` for an update with a value: whether the replay judges it equal to the last one.
     private var pendingWasted = false
-    private var symbols: SymbolTable?
+    @exclusivity(unchecked) private var symbols: SymbolTable?
 
     package init() {}
 

@@ -24,7 +24,8 @@ enum CaptureVerdict {
         }
         let bound = subscription.output
         for capture in captures where capture.strength == .strong {
-            for held in capture.holds where held.output == bound || Self.derives(bound, from: held.output, replay: replay) {
+            for held in capture.holds
+            where held.output == bound || Self.derives(bound, from: held.output, replay: replay) {
                 self = .closesCycle(capture: capture, held: held)
                 return
             }

@@ -26,6 +26,9 @@ struct GlitchFinder {
         var lastValue: String?
         var paths: [[UInt64]]
         var pathNames: [[String]]
+        /// Each kept path's entry into the combine and length: a delivery whose pair is known takes
+        /// a known path, told without copying its stack (a deep one costs thousands of entries).
+        var pathKeys: [PathKey]
         /// The Outputs that delivered to the combine: two or more make a diamond (one, reached
         /// again, is a loop: the feedback-cycle rule's).
         var inputs: Set<UInt64>
@@ -51,6 +54,12 @@ struct GlitchFinder {
         var deliveries: Int
     }
 
+    /// A path's input into the combine and its length.
+    private struct PathKey: Equatable {
+        let input: UInt64
+        let depth: Int
+    }
+
     private struct Key: Hashable {
         let root: SourceSite
         let combine: SourceSite
@@ -74,14 +83,16 @@ struct GlitchFinder {
         guard node.inFocus, let rootFrame = stack.first else { return }
         if node.kind == .merge && Self.carriesEvent(stack) { return }
         let root = rootFrame.sequence
-        let path = stack.map(\.outputID) + [node.id]
         let input = stack.last?.outputID ?? 0
+        let key = PathKey(input: input, depth: stack.count)
         if var propagation = current[node.id], propagation.root == root {
             propagation.deliveries += 1
             propagation.lastValue = value
             propagation.inputs.insert(input)
-            if propagation.paths.count < 4 && !propagation.paths.contains(path) {
-                propagation.paths.append(path)
+            // Hot path of deep propagations: the stack is read only for a path not seen yet.
+            if propagation.paths.count < 4 && !propagation.pathKeys.contains(key) {
+                propagation.pathKeys.append(key)
+                propagation.paths.append(Self.path(stack, node))
                 propagation.pathNames.append(names(stack, node))
             }
             current[node.id] = propagation
@@ -89,8 +100,8 @@ struct GlitchFinder {
         }
         if let ended = current[node.id] { judge(ended) }
         current[node.id] = Propagation(
-            root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value, paths: [path],
-            pathNames: [names(stack, node)], inputs: [input],
+            root: root, deliveries: 1, firstEvent: sequence, firstValue: value, lastValue: value,
+            paths: [Self.path(stack, node)], pathNames: [names(stack, node)], pathKeys: [key], inputs: [input],
             rootOutput: rootFrame.output.map { ($0.narrated, $0.site) },
             rootCall: rootFrame.kind == .update ? callSites[rootFrame.outputID] : nil,
             combine: (node.narrated, node.site))
@@ -137,8 +148,28 @@ struct GlitchFinder {
         return false
     }
 
+    /// The Outputs of a path: the stack's, then the combine's.
+    private static func path(_ stack: UnsafeBufferPointer<Frame>, _ node: OutputNode) -> [UInt64] {
+        var path: [UInt64] = []
+        path.reserveCapacity(stack.count + 1)
+        for frame in stack { path.append(frame.outputID) }
+        path.append(node.id)
+        return path
+    }
+
+    /// How many Outputs of a path are named at most: the root, then the last ones before the
+    /// combine. A path thousands of steps deep would cost a name per step per propagation, and
+    /// make a finding no one reads.
+    static let namedPathSteps = 8
+
+    /// The path's names: every one, or past ``namedPathSteps`` the root, how many are left out, and
+    /// the last ones.
     private func names(_ stack: UnsafeBufferPointer<Frame>, _ node: OutputNode) -> [String] {
-        stack.map { $0.output?.narrated ?? Narrator.unknownOutput($0.outputID) } + [node.narrated]
+        func name(_ frame: Frame) -> String { frame.output?.narrated ?? Narrator.unknownOutput(frame.outputID) }
+        guard stack.count > Self.namedPathSteps else { return stack.map(name) + [node.narrated] }
+        let last = stack[(stack.count - Self.namedPathSteps + 2)...]
+        let skipped = stack.count - last.count - 1
+        return [name(stack[0]), "… \(Narrator.count(UInt64(skipped), "step")) …"] + last.map(name) + [node.narrated]
     }
 
     /// Every glitch, the propagations still open judged as they stand.

@@ -235,21 +235,26 @@ struct LeakFinder {
         }
         // Roots with no keeper of their own, held by the owner a cycle keeps (its other Outputs).
         for rootID in groups.members.keys where reported[rootID] == nil && heldByCycle.contains(rootID) {
-            guard let root = groups.leaked[rootID]?.node, !LeakedGroups.liveSources(root).contains(where: {
-                !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
-            }) else { continue }
+            guard let root = groups.leaked[rootID]?.node,
+                !LeakedGroups.liveSources(root).contains(where: {
+                    !groups.leakedTogether($0, root) && replay.output(id: $0) != nil && !isMadeWith($0, root)
+                })
+            else { continue }
             reported[rootID] = (subscriptionsByRoot[rootID] ?? []).filter { !$0.isInternal }
         }
         return reported
     }
 
-    /// Whether `source` was made by the same work as `derived` (the same scope): an initialiser
-    /// that makes an Output and derives others from it (a store's `map` of its own Output) makes
-    /// them to live and die together, so the source is not a longer-lived keeper of it — even when
-    /// the source itself is shared (a lazily made singleton that later work binds to).
+    /// Whether `source` was made together with `derived`, as one initialiser makes them (a store's
+    /// Output and a `map` of it, a lazily made singleton's): in the same scope, in the same file, and
+    /// before anything but an operator was bound to the source. Then the source is not a longer-lived
+    /// keeper of it, even when the source itself is shared later. A screen's own `map` of a store it
+    /// uses is made after the store's own binds, or in another file, and is judged.
     private func isMadeWith(_ source: UInt64, _ derived: OutputNode) -> Bool {
-        guard let node = replay.output(id: source), let scope = derived.scope else { return false }
-        return node.scope === scope && !node.isPreexisting
+        guard let node = replay.output(id: source), let scope = derived.scope, node.scope === scope,
+            !node.isPreexisting, node.site.file == derived.site.file
+        else { return false }
+        return node.firstUserBindAt == 0 || derived.createdAt < node.firstUserBindAt
     }
 
     /// Abandoned subscriptions not already listed in a leaked Output's finding, and those that ended
@@ -320,9 +325,40 @@ struct LeakFinder {
                     return ObjectIdentifier(scope) != scopeKey && cyclesByScope[ObjectIdentifier(scope)] != nil
                 }
             if heldByAnotherCycle { continue }
-            findings.append(cycleFinding(roots: roots, reason: first.reason, members: members, reported: reported))
+            for owned in ownerGroups(rootIDs, reason: first.reason, reported: reported) {
+                let ownedRoots = owned.compactMap { leaked[$0]?.node }
+                findings.append(
+                    cycleFinding(roots: ownedRoots, reason: first.reason, members: members, reported: reported))
+            }
         }
         return mergedBySite(findings, perEvent: true)
+    }
+
+    /// A scope's cycle roots grouped by the owner the recorded captures prove keeps them (two view
+    /// models each kept by its own transform are two cycles); roots no capture names stay together.
+    private func ownerGroups(_ rootIDs: [UInt64], reason: Reason, reported: [UInt64: [SubscriptionNode]])
+        -> [[UInt64]]
+    {
+        var ownerOf: [UInt64: UInt64] = [:]
+        var held: [(owner: UInt64, outputs: Set<UInt64>)] = []
+        for id in rootIDs {
+            guard let root = replay.output(id: id) else { continue }
+            for keeper in reported[id] ?? [] where isKeeper(keeper, of: root, reason: reason) {
+                guard case .closesCycle(let capture, _) = CaptureVerdict(keeper, replay: replay), capture.identity != 0
+                else { continue }
+                ownerOf[id] = ownerOf[id] ?? capture.identity
+                held.append((capture.identity, Set(capture.holds.map(\.output))))
+            }
+        }
+        guard Set(ownerOf.values).count > 1 else { return [rootIDs] }
+        var groups: [UInt64: [UInt64]] = [:]
+        var order: [UInt64] = []
+        for id in rootIDs {
+            let owner = ownerOf[id] ?? held.first { $0.outputs.contains(id) }?.owner ?? 0
+            if groups[owner] == nil { order.append(owner) }
+            groups[owner, default: []].append(id)
+        }
+        return order.compactMap { groups[$0] }
     }
 
     private func when(_ reason: Reason) -> String {
@@ -468,11 +504,13 @@ struct LeakFinder {
                 site: $0.site, note: "this closure, bound to \($0.outputName), also captures \(owner) strongly")
         }
         related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") }
-        for subscription in subscriptions where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
+        for subscription in subscriptions
+        where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
             let verdict = CaptureVerdict(subscription, replay: replay)
             let note: String
             switch verdict {
-            case .keepsNothing: note = "still bound to \(subscription.outputName) here; its closure keeps no owner alive"
+            case .keepsNothing:
+                note = "still bound to \(subscription.outputName) here; its closure keeps no owner alive"
             default: note = "still bound to \(subscription.outputName) here"
             }
             related.append(Finding.Related(site: subscription.site, note: note))

@@ -109,8 +109,10 @@ package enum ReferencePath {
         ]
         if let captures = first.captures,
             let (capture, held) = captures.lazy.filter({ $0.strength == .strong }).compactMap({ capture in
-                capture.holds.first { held in held.output == first.output || isSource(held.output, of: first.output, in: state) }
-                    .map { (capture, $0) }
+                capture.holds.first { held in
+                    held.output == first.output || isSource(held.output, of: first.output, in: state)
+                }
+                .map { (capture, $0) }
             }).first
         {
             hops.append("captures \(Narrator.shortened(capture.type)) strongly")
@@ -127,7 +129,8 @@ package enum ReferencePath {
     /// What a closure's recorded captures hold, in one hop ("not recorded" for an older trace).
     private static func capturedHop(_ subscription: SubscriptionState, in state: GraphState) -> String {
         guard let captures = subscription.captures else { return "what its closure captured: not recorded" }
-        return "its closure " + Narrator.captures(captures) { state.output($0)?.displayName ?? Narrator.unknownOutput($0) }
+        return "its closure "
+            + Narrator.captures(captures) { state.output($0)?.displayName ?? Narrator.unknownOutput($0) }
     }
 
     /// Whether `source` is upstream of `output` through live edges (at most 64 Outputs visited).

@@ -130,6 +130,9 @@ extension Replay {
             }
         case .captured(let subscription, let captures):
             applyCaptured(subscription, captures: captures, event: event)
+        case .resumed(let delivery, let cause):
+            enter(cause, event: event)
+            if let delivery { resume(delivery, thread: event.thread) }
         case .bound, .outputCreated, .edge, .innerSwitch, .unbound, .released, .scopeEnded,
             .subscriptionContained, .handleReleased:
             // Never detailed: these always have a compact form (`applyCompact`, `applyBound`, `applyCreated`).

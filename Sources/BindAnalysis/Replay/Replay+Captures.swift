@@ -10,10 +10,17 @@ extension Replay {
         // A binding already unbound (during its initial delivery) needs no facts.
         guard let node = subscriptionTable[subscription] else { return }
         node.captures = captures
-        guard node.scope == nil, !node.isInternal, !node.isPreexisting, openScopeCount > 0 else { return }
+        // Unscoped, or given the scope of the Output it binds: what its closure holds may name the
+        // work more precisely (a screen's scope nested in the one that made a store).
+        guard node.scope == nil || node.scopeIsInferred, !node.isInternal, !node.isPreexisting, openScopeCount > 0
+        else { return }
         for capture in captures where capture.strength == .strong {
             for held in capture.holds {
                 guard let scope = runningScopeReference(ofOutput: outputTable.reference(held.output)) else { continue }
+                if let current = node.scope {
+                    let inner = scope._withUnsafeGuaranteedRef { $0 }
+                    guard inner !== current, current.contains(inner) else { continue }
+                }
                 let inFocus = isInFocus(scope)
                 node.adoptScope(scope, inFocus: inFocus)
                 scope._withUnsafeGuaranteedRef { $0.add(node) }

@@ -74,6 +74,10 @@ extension Replay {
                     outputID: binding.output, causeSubscription: binding.cause?.subscription ?? 0,
                     boundSubscription: binding.subscription),
                 thread: event.thread)
+            if stoppedCombines.watchesBinds {
+                stoppedCombines.bound(
+                    binding.output, sequence: event.sequence, site: symbols.site(binding.site), replay: self)
+            }
             if subscriptionTable.reference(binding.subscription) != nil {
                 record(.reusedSubscriptionID, event, "subscription \(binding.subscription) is bound again while bound")
                 return
@@ -132,6 +136,7 @@ extension Replay {
         if let outputReference {
             let isShared = outputReference._withUnsafeGuaranteedRef { output in
                 output.boundCount += 1
+                if !binding.isInternal, output.firstUserBindAt == 0 { output.firstUserBindAt = event.sequence }
                 // Bound after the scope it was created in ended, by other work (not that scope, nor a
                 // scope enclosing it — the same screen's work): shared, long-lived by design.
                 guard !output.usedOutsideScope, output.scope?.hasEnded == true,

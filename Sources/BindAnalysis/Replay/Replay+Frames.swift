@@ -22,6 +22,21 @@ extension Replay {
         lastDepth = depth
     }
 
+    /// Opens again the frame of a delivery Bind deferred past its nesting limit (a `resumed` event),
+    /// inside the frames its own cause left open: what it causes next names it as its cause. The frame
+    /// is the subscription's bind when that is the delivery, else an update of the Output it is bound to.
+    func resume(_ delivery: TraceCause, thread: UInt32) {
+        let node = subscriptionTable.reference(delivery.subscription)
+        let output = node?._withUnsafeGuaranteedRef { $0.outputReference }
+        let outputID = node?._withUnsafeGuaranteedRef { $0.output } ?? 0
+        let isBind = node?._withUnsafeGuaranteedRef { $0.boundAt == delivery.event } ?? false
+        push(
+            Frame(
+                sequence: delivery.event, kind: isBind ? .bind : .update, outputReference: output,
+                outputID: outputID, causeSubscription: 0, boundSubscription: isBind ? delivery.subscription : 0),
+            thread: thread)
+    }
+
     func closeAll(_ thread: UInt32) {
         frameStacks.removeAll(thread) { close($0) }
     }

@@ -108,6 +108,9 @@ final class OutputNode {
     /// A user subscription bound from outside its scope, after its scope ended: it is shared,
     /// long-lived by design, not that scope's leak.
     @exclusivity(unchecked) var usedOutsideScope = false
+    /// The first bind of a user's closure or Binder to it (0: none yet): Outputs derived from it
+    /// before then were made with it (``LeakFinder``'s "made together").
+    @exclusivity(unchecked) var firstUserBindAt: UInt64 = 0
     @exclusivity(unchecked) var releasedAt: UInt64?
     /// Subscriptions bound to it now.
     @exclusivity(unchecked) var boundCount = 0
@@ -154,6 +157,7 @@ final class OutputNode {
         lastUpdateTime = 0
         supersededBindings = 0
         usedOutsideScope = false
+        firstUserBindAt = 0
         releasedAt = nil
         boundCount = 0
         openFrames = 0

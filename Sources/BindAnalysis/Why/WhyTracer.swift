@@ -16,6 +16,8 @@ package struct WhyTracer {
     /// The most open frames kept per thread: a deeper chain (only a hostile trace makes one: Bind
     /// defers past 128 nested steps) loses its oldest half, and is shown incomplete.
     package static let maximumDepth = 100_000
+    /// The parent of a frame opened again by a `resumed` event: one not kept, so its chain is incomplete.
+    static let unknownParent = UInt64.max
 
     /// The events to explain, by sequence number.
     package let targets: [UInt64: WhyTarget]
@@ -252,6 +254,24 @@ package struct WhyTracer {
                 sources[output] = nil
                 lastValue[output] = nil
                 lastCall[output] = nil
+            }
+        case .resumed(let delivery, let cause):
+            // A delivery Bind deferred past its nesting limit goes on inside `cause`: its frame is
+            // open again. The frames that caused it closed long ago and are not kept (memory stays
+            // flat), so a chain through it starts there, marked incomplete.
+            let index = slot(of: event.thread)
+            if let cause {
+                while let top = stacks[index].last, top.event != cause.event { stacks[index].removeLast() }
+            } else {
+                stacks[index].removeAll(keepingCapacity: true)
+            }
+            if let delivery, let subscription = subscriptions[delivery.subscription] {
+                stacks[index].append(
+                    Frame(
+                        event: delivery.event, parent: Self.unknownParent,
+                        action: outputs[subscription.output]?.kind == .relay ? .fire : .update,
+                        output: subscription.output, causeSubscription: 0, thread: event.thread, time: event.time,
+                        value: lastValue[subscription.output], previous: nil))
             }
         case .calledAt(let root, let site):
             // Written before the root's deliveries: its frame is its thread's innermost.

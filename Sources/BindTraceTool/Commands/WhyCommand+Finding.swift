@@ -78,7 +78,8 @@ extension WhyCommand {
         }
         let known = counts.first ?? 0
         if Int(selector) != nil {
-            throw ToolFailure("\(path): there is no finding \(selector) (the trace has \(known); they are numbered from 1)")
+            throw ToolFailure(
+                "\(path): there is no finding \(selector) (the trace has \(known); they are numbered from 1)")
         }
         throw ToolFailure(
             "\(path): no finding has the fingerprint '\(Narrator.shortened(selector))' (bind-trace check \(path) "

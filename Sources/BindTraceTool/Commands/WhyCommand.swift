@@ -71,7 +71,7 @@ struct WhyCommand: ParsableCommand {
         let selections = [
             eventText != nil, label != nil, outputID != nil, deprecatedOutput != nil, closure != nil, finding != nil,
         ]
-            .filter { $0 }.count
+        .filter { $0 }.count
         guard selections == 1 else {
             throw ValidationError("give exactly one of --event, --label, --output-id, --closure, --finding")
         }

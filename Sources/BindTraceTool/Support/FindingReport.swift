@@ -74,7 +74,9 @@ struct FindingReport {
 
     /// The `bind-trace why` command line for the finding's event in the first trace that saw it.
     static func whyCommand(_ merged: MergedFinding) -> String? {
-        merged.traces.first.map { merged.finding.whyCommand(trace: $0, fingerprint: FindingFingerprint.of(merged.finding)) }
+        merged.traces.first.map {
+            merged.finding.whyCommand(trace: $0, fingerprint: FindingFingerprint.of(merged.finding))
+        }
     }
 
     /// `seen in 2 of 5 traces: app-12.trace, app-13.trace`.

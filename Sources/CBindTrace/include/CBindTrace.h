@@ -192,7 +192,7 @@ static inline void bt_ring_consume(bt_ring *ring) {
     atomic_store_explicit(
         &ring->head, atomic_load_explicit(&ring->head, memory_order_relaxed) + 1, memory_order_release);
 }
-/// SIGTERM or SIGINT handed to the flusher thread (0: none): the handler only claims it and wakes
+/// SIGTERM, SIGINT or SIGHUP handed to the flusher thread (0: none): the handler only claims it and wakes
 /// the flusher, which writes the trace by its ordinary path and raises the signal again.
 extern _Atomic(int) bt_deferred_signal;
 /// Claims the deferred flush for `signal`; false when one is claimed already (a second Ctrl-C).
@@ -201,6 +201,8 @@ static inline bool bt_defer_signal(int signal) {
     return atomic_compare_exchange_strong(&bt_deferred_signal, &none, signal);
 }
 static inline void bt_deferred_signal_done(void) { atomic_store(&bt_deferred_signal, 0); }
+/// Whether a signal is handed to the flusher and not yet done with.
+static inline bool bt_deferred_signal_pending(void) { return atomic_load(&bt_deferred_signal) != 0; }
 
 /// The smallest sequence number any ring holds, or 0 when every ring is empty: after a number
 /// nobody wrote (a crash flush that stopped waiting), where the merge goes on. Recording lock held.
@@ -235,7 +237,8 @@ static inline void bt_set_recorder_ready(void *state) {
     atomic_store_explicit(&bt_recorder_state_storage, state, memory_order_relaxed);
     atomic_store_explicit(&bt_recorder_ready_flag, true, memory_order_release);
 }
-/// The name of the calling thread ("" when it has none).
+/// The name of the calling thread, from what the process knows before the kernel's truncated copy
+/// ("" when it has none of its own); ThreadName.c has the rules.
 void bt_thread_name(char *buffer, int size);
 /// The BIND_TRACE path read at load time, or NULL.
 const char *bt_autostart_path(void);

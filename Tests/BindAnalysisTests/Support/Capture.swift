@@ -1,4 +1,3 @@
-#if Tracing
 import Bind
 import BindAnalysis
 import BindTesting
@@ -22,4 +21,3 @@ func kindsAndLines(_ result: AnalysisResult) -> [String] {
 final class Label: BindableCompatible {
     var text = ""
 }
-#endif

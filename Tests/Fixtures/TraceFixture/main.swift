@@ -23,9 +23,29 @@
 //     TraceFixture N stop-fork
 //                             N updates, stopRecording(), then fork(): the parent sends its child
 //                             SIGTERM, waits for it, waits past a flush and prints "parent alive"
+//     TraceFixture N counted-burst FILE
+//                             as burst, with no output: the main thread updates "counter", a second
+//                             one "other", and each stores how many updates it made in its 8-byte
+//                             slot of FILE (16 bytes, mapped shared) right after each update, so
+//                             the count survives any death of the process
 //     TraceFixture N combine-released
 //                             a combine of two sources, bound; the first source is released, then
 //                             the second updates N times; prints what the combine delivered
+//     TraceFixture N threads  threads as an app has them, each binding an Output labelled after
+//                             it: the main thread ("main"), two threads nobody named ("unnamed"), two
+//                             that name themselves "worker" ("worker"), a block on the global queue
+//                             ("global") and one on a serial queue labelled "com.example.bind.network"
+//                             ("serial"), at once (so on two workers); then exits
+//     TraceFixture N limited  N updates at full speed, then exits (run with BIND_TRACE_LIMIT)
+//     TraceFixture S soak     updates at full speed for S seconds; prints "second K: U updates, RSS R KB"
+//                             after each second and "total U" at the end, then exits
+//     TraceFixture N deep     the shape of issue 39 (Benchmarks' TraceWorkload … deep): a chain of
+//                             2,000 Outputs, maps and every fourth a combine with one from the middle
+//                             of a spine of maps, all from one root, which updates N times
+//     TraceFixture N combine-helper
+//                             a combine made in a helper of a source the helper does not keep, bound
+//                             after the helper returned; the kept source updates N times; prints
+//                             what the combine delivered
 //     TraceFixture N combine-array
 //                             the published framework's `combine(outputs:)` example: both sources
 //                             kept only by an array used for their updates; prints what was delivered
@@ -49,6 +69,20 @@ let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
 let mode = arguments.count > 2 ? arguments[2] : ""
 let counter = Output<Int>(value: 0).labeled("counter")
+
+/// The process's resident set size (VmRSS, Linux), in KB; 0 when unknown.
+func residentKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+}
+
+/// A combine of `second` and a source made here and not kept: released when this returns.
+func combinedWithSourceNotKept(_ second: Output<Int>) -> Output<(Int, Int)> {
+    let first = Output<Int>(value: 0).labeled("first")
+    return Output<Int>.combine(first, second).labeled("combined")
+}
 
 func say(_ text: String) {
     let line = Array((text + "\n").utf8)
@@ -137,6 +171,36 @@ case "burst":
         }
         say("\(value)")
     }
+case "counted-burst":
+    let descriptor = open(arguments[3], O_RDWR)
+    guard descriptor >= 0, let mapped = mmap(nil, 16, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+        mapped != MAP_FAILED
+    else { exit(3) }
+    let slots = mapped.bindMemory(to: UInt64.self, capacity: 2)
+    // An address crosses to the other thread as a number (a pointer is not Sendable).
+    let address = UInt(bitPattern: slots)
+    let parent = getppid()
+    let started = Date()
+    Thread {
+        let slot = UnsafeMutablePointer<UInt64>(bitPattern: address)! + 1
+        let other = Output<Int>(value: 0).labeled("other")
+        other.bind { _ in }
+        var value: UInt64 = 0
+        while true {
+            value += 1
+            other.update(withValue: Int(value))
+            slot.pointee = value
+        }
+    }.start()
+    counter.bind { _ in }
+    var value: UInt64 = 0
+    while getppid() == parent && Date().timeIntervalSince(started) < 60 {
+        for _ in 0..<count {
+            value += 1
+            counter.update(withValue: Int(value))
+            slots[0] = value
+        }
+    }
 case "lose":
     counter.bind { _ in }
     for value in 1...count { counter.update(withValue: value) }
@@ -185,6 +249,70 @@ case "combine-released":
     for value in 1...count { second.update(withValue: value) }
     withExtendedLifetime(combined) {}
     exit(0)
+case "threads":
+    ThreadsMode.bindOne(labelled: "main")
+    for _ in 0..<2 { ThreadsMode.onNewThread { ThreadsMode.bindOne(labelled: "unnamed") } }
+    for _ in 0..<2 {
+        ThreadsMode.onNewThread {
+            ThreadsMode.nameThisThread("worker")
+            ThreadsMode.bindOne(labelled: "worker")
+        }
+    }
+    // The global block waits for the serial one, so the two run on two workers at once.
+    let serialRan = DispatchSemaphore(value: 0)
+    let bothRan = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        ThreadsMode.bindOne(labelled: "global")
+        serialRan.wait()
+        bothRan.signal()
+    }
+    DispatchQueue(label: "com.example.bind.network").async {
+        ThreadsMode.bindOne(labelled: "serial")
+        serialRan.signal()
+    }
+    bothRan.wait()
+case "limited":
+    counter.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    exit(0)
+case "soak":
+    counter.bind { _ in }
+    var value = 0
+    let started = Date()
+    for second in 1...count {
+        let before = value
+        while Date().timeIntervalSince(started) < Double(second) {
+            for _ in 0..<1000 {
+                value += 1
+                counter.update(withValue: value)
+            }
+        }
+        say("second \(second): \(value - before) updates, RSS \(residentKilobytes()) KB")
+    }
+    say("total \(value)")
+    exit(0)
+case "deep":
+    var spine = [counter]
+    var chain = counter
+    for index in 1..<2_000 {
+        if index % 4 == 0 {
+            chain = Output.combine(chain, spine[spine.count / 2]).map { $0.0 &+ $0.1 }
+        } else if index % 4 == 2 {
+            spine.append(spine[spine.count - 1].map { $0 &+ 1 })
+        } else {
+            chain = chain.map { $0 &+ 1 }
+        }
+    }
+    chain.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    exit(0)
+case "combine-helper":
+    let second = Output<Int>(value: 0).labeled("second")
+    let combined = combinedWithSourceNotKept(second)
+    combined.bind { pair in say("delivered \(pair.0) \(pair.1)") }
+    for value in 1...count { second.update(withValue: value) }
+    withExtendedLifetime(combined) {}
+    exit(0)
 case "combine-array":
     let sources = [Output<Int>(), Output<Int>()]
     Output<Int>.combine(outputs: sources).bind { values in say("delivered \(values)") }
@@ -208,5 +336,31 @@ default:
             counter.update(withValue: value)
         }
         usleep(1000)
+    }
+}
+
+/// The `threads` mode's work: nonisolated, for the threads and queues it runs on.
+enum ThreadsMode {
+    static func bindOne(labelled label: String) { Output<Int>(value: 0).labeled(label).bind { _ in }.unsubscribe() }
+
+    /// Names the calling thread as an app does (Linux: the kernel's 15 bytes).
+    static func nameThisThread(_ name: String) {
+        #if os(Linux)
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        _ = name.withCString { write(file, $0, strlen($0)) }
+        close(file)
+        #else
+        pthread_setname_np(name)
+        #endif
+    }
+
+    /// Runs `body` on a new thread and waits for it to end.
+    static func onNewThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        done.wait()
     }
 }

@@ -66,12 +66,17 @@ final class CaptureLayout: Sendable {
         let captureCount = Int(descriptor.load(as: UInt32.self))
         let metadataSources = descriptor.load(fromByteOffset: 4, as: UInt32.self)
         let bindings = descriptor.load(fromByteOffset: 8, as: UInt32.self)
-        guard metadataSources == 0, bindings == 0 else { return [.unknown("<generic>")] }
+        // A context made in generic code stores its generic arguments (metadata and witness tables, one
+        // word each: the "necessary bindings") before its captures. Captures whose type names a generic
+        // parameter cannot be sized and end the reading as unknown; a closure captured there (the
+        // original of a reabstraction thunk, as a transform handed to a generic operator arrives) can.
+        _ = metadataSources
+        guard bindings <= 16 else { return [.unknown("<generic>")] }
         guard captureCount <= maximumCaptures, firstOffset >= 2 * word, firstOffset <= 4096 else {
             return [.unknown("<unreadable capture metadata>")]
         }
         var slots: [Slot] = []
-        var offset = firstOffset
+        var offset = firstOffset + Int(bindings) * word
         for index in 0..<captureCount {
             let record = descriptor + 12 + 4 * index
             let relative = Int(record.load(as: Int32.self))
@@ -83,7 +88,7 @@ final class CaptureLayout: Sendable {
             }
             guard let capture = Capture(name) else {
                 // Its size is unknown, so neither it nor any capture after it can be found.
-                slots.append(.unknown("<unknown>"))
+                slots.append(.unknown(bindings == 0 ? "<unknown>" : "<generic>"))
                 return slots
             }
             offset = (offset + capture.alignment - 1) / capture.alignment * capture.alignment
@@ -196,7 +201,8 @@ final class CaptureLayout: Sendable {
                 return
             }
             for field in fields where field.isStrong {
-                appendSlots(forValueOf: RuntimeType(field.type), at: offset + field.offset, depth: depth + 1, to: &slots)
+                appendSlots(
+                    forValueOf: RuntimeType(field.type), at: offset + field.offset, depth: depth + 1, to: &slots)
             }
         default:
             // Collections' elements, enums with payloads, opaque builtins: not read.

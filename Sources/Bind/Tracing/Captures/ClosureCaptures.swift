@@ -65,13 +65,16 @@ enum ClosureCaptures {
     }
 
     /// Appends what the heap object `context` (a closure context or a box) holds.
-    static func appendReferences(inContext context: UnsafeRawPointer, depth: Int, to references: inout [CapturedReference]) {
+    static func appendReferences(
+        inContext context: UnsafeRawPointer, depth: Int, to references: inout [CapturedReference]
+    ) {
         guard depth < maximumDepth else {
             references.append(CapturedReference(strength: .unknown, typeName: "<too deep>", object: nil))
             return
         }
-        let layout = CaptureLayoutCache.shared.layout(forContextMetadata: context.load(as: UnsafeRawPointer.self))
-        for slot in layout.slots {
+        let slots = CaptureLayoutCache.shared.slots(forContextMetadata: context.load(as: UnsafeRawPointer.self))
+        references.reserveCapacity(references.count + slots.count)
+        for slot in slots {
             switch slot {
             case .contextIsObject(let typeName):
                 references.append(CapturedReference(strength: .strong, typeName: typeName, object: context))
@@ -111,7 +114,9 @@ enum ClosureCaptures {
 
     /// An opaque existential (`Any`, `any P`): the dynamic type sits after the three-word buffer. A class
     /// instance is stored inline, as its reference.
-    private static func appendExistentialContent(at container: UnsafeRawPointer, to references: inout [CapturedReference]) {
+    private static func appendExistentialContent(
+        at container: UnsafeRawPointer, to references: inout [CapturedReference]
+    ) {
         let word = MemoryLayout<UnsafeRawPointer>.size
         guard let metadata = container.load(fromByteOffset: 3 * word, as: UnsafeRawPointer?.self) else { return }
         let content = CaptureLayoutCache.shared.existentialContent(ofTypeMetadata: metadata)

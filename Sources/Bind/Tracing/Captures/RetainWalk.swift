@@ -27,17 +27,40 @@ enum RetainWalk {
         }
     }
 
+    /// Whether `type` is, or derives from, a Swift class of the system's libraries (Foundation's
+    /// `Operation` and `NSObject` on Linux, Dispatch's): their stored fields are not read.
+    static func inheritsFromSystemClass(_ type: Any.Type) -> Bool {
+        guard var current = type as? AnyClass else { return true }
+        for _ in 0..<64 {
+            let name = _typeName(current, qualified: true)
+            for prefix in systemModules where name.hasPrefix(prefix) { return true }
+            guard let superclass = _getSuperclass(current) else { return false }
+            current = superclass
+        }
+        return true
+    }
+
+    /// Modules whose classes are implemented in Swift without field records the walk can trust
+    /// (swift-corelibs-foundation's, Dispatch's). Objective-C classes (`__C.`) contribute no Swift
+    /// fields, so a Swift subclass of one (a view controller) is still read.
+    static let systemModules = [
+        "Foundation.", "FoundationEssentials.", "FoundationInternationalization.", "CoreFoundation.", "Dispatch.",
+        "Swift._",
+    ]
+
     /// Elements read per collection, so one huge array cannot make the walk unbounded.
     static let maximumElements = 1024
+
+    typealias RetainPath = (path: String, target: UInt64)
 
     private struct Walk {
         let isTarget: (AnyObject) -> UInt64?
         var seen: Set<UnsafeRawPointer> = []
-        var found: [(path: String, target: UInt64)] = []
+        var found: [RetainPath] = []
         /// Objects to expand next: address, path from the root, hops from the root.
         var queue: [(object: UnsafeRawPointer, path: String, hops: Int)] = []
 
-        mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [(path: String, target: UInt64)] {
+        mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [RetainPath] {
             seen.insert(root)
             queue.append((root, "", 0))
             var next = 0
@@ -48,6 +71,9 @@ enum RetainWalk {
                 guard hops < maxDepth else { continue }
                 expanded += 1
                 let type = RuntimeType(metadata: object.load(as: UnsafeRawPointer.self))
+                // The system's classes (Foundation's `Operation`, `NSObject` and what derives from them)
+                // keep fields whose records the runtime does not describe as Swift's do: not walked.
+                guard type.kind == .class, !RetainWalk.inheritsFromSystemClass(type.type) else { continue }
                 var reached: [(object: UnsafeRawPointer, path: String)] = []
                 var values = ValueReader { reached.append(($0, $1)) }
                 values.readFields(of: type, at: object, path: path)
@@ -78,7 +104,9 @@ enum RetainWalk {
         mutating func readFields(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int = 0) {
             guard depth < ValueReader.maximumDepth, let fields = type.fields else { return }
             for field in fields where field.isStrong {
-                read(RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name), depth: depth + 1)
+                read(
+                    RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name),
+                    depth: depth + 1)
             }
         }
 
@@ -102,7 +130,8 @@ enum RetainWalk {
                 readExistential(type, at: address, path: path, depth: depth)
             case .function:
                 guard type.isEscapingSwiftClosure,
-                    let context = address.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+                    let context = address.load(
+                        fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
                 else { return }
                 var captures: [CapturedReference] = []
                 ClosureCaptures.appendReferences(inContext: context, depth: 0, to: &captures)
