@@ -79,6 +79,9 @@ package struct RecentEvents {
         case .stopped(let derived, let source): return "\(name(derived)) stopped: \(name(source)) was released"
         case .captured(let subscription, let captures):
             return "subscription \(subscription) captures \(captures.count)"
+        case .resumed(let delivery, _):
+            let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
+            return "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit"
         }
     }
 }

@@ -97,7 +97,7 @@ struct GrowingFile {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("app.trace").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
 
     func append(_ bytes: [UInt8]) {
