@@ -13,6 +13,9 @@ PIP_PACKAGES := jsonschema perfetto playwright
 PIP_MODULES := jsonschema, perfetto.protos.perfetto.trace.perfetto_trace_pb2, playwright
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
+## The sanitizer passes leave out the default trait Serve (`bind-trace serve`, SwiftNIO): NIO is built and
+## tested once, by test-plain; `--traits Tracing` (the instrumented passes) leaves it out too.
+NO_SERVE := --disable-default-traits
 
 .PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
 
@@ -83,6 +86,7 @@ test: setup
 ## The plain build on purpose: its leak checks check nothing, and BIND_LEAK_CHECK_REQUIRE_TRACING=0 keeps
 ## them warnings where CI is set (docs/testing.md); the Tracing build's tests check for real.
 PLAIN_BUILD_CHECKS := BIND_LEAK_CHECK_REQUIRE_TRACING=0
+## The plain build, with the default trait Serve: the only pass that builds SwiftNIO and runs ServeTests.
 test-plain:
 	$(PLAIN_BUILD_CHECKS) $(SWIFT) test
 
@@ -144,14 +148,14 @@ demo: setup
 
 ## The tests under Thread Sanitizer, plain and instrumented.
 tsan: setup
-	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE)
 	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, plain and instrumented. Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
-	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE)
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.

@@ -20,10 +20,15 @@ let package = Package(
         .trait(
             name: "Tracing",
             description: "Record every Output's life, bind, update, fire and unbind into a trace."
-        )
+        ),
+        // `bind-trace serve`: the live report over HTTP (SwiftNIO). On by default; `--traits Tracing` and
+        // `--disable-default-traits` leave it out, so the instrumented and sanitizer builds never build NIO.
+        .trait(name: "Serve", description: "Build `bind-trace serve` (the live report over HTTP, with SwiftNIO)."),
+        .default(enabledTraits: ["Serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
         // `make docs` (swift package generate-documentation): a command plugin, built only when it runs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -69,6 +74,8 @@ let package = Package(
             plugins: ["EmbedPageAssets"]),
         .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
         .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),
+        // The live view `bind-trace serve` pushes to pages: traces followed as they grow, bounded state. No HTTP here.
+        .target(name: "BindLive", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
         .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
@@ -76,7 +83,12 @@ let package = Package(
             name: "BindTraceTool",
             dependencies: [
                 "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput", "BindExport", "BindDiff",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BindLive", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Only the tool serves, and only with the trait: `Bind` and the other targets never see NIO.
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Serve"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Serve"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Serve"])),
             ]
         ),
 
@@ -128,6 +140,7 @@ let package = Package(
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
+        .testTarget(name: "BindLiveTests", dependencies: ["BindLive", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindExportTests",
             dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],

@@ -34,6 +34,14 @@ extension TraceReader {
         }
     }
 
+    /// Following a trace that grows: the file ends here for now (nothing more, or a record not yet whole),
+    /// so reading stops without finishing; the next read looks at the file again.
+    func waitForMore() -> (tag: UInt8, payload: Range<Int>)? {
+        caughtUp = true
+        if descriptor >= 0 { atEndOfSource = false }
+        return nil
+    }
+
     /// Makes at least `wanted` bytes available from `position`, unless the source ends first.
     @inline(__always)
     func fill(atLeast wanted: Int) throws(TraceReadError) {

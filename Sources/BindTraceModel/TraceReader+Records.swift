@@ -185,6 +185,7 @@ extension TraceReader {
         // A tag and a varint length: at most 1 + 10 bytes.
         try fill(atLeast: 11)
         guard position < count else {
+            if follows { return waitForMore() }
             finish(at: recordOffset)
             return nil
         }
@@ -194,6 +195,7 @@ extension TraceReader {
         var shift: UInt64 = 0
         while true {
             guard cursor < count else {
+                if follows { return waitForMore() }
                 cutShort(at: recordOffset)
                 return nil
             }
@@ -217,6 +219,7 @@ extension TraceReader {
         try fill(atLeast: headerLength + length)
         let payloadStart = position + headerLength
         guard payloadStart + length <= count else {
+            if follows { return waitForMore() }
             cutShort(at: recordOffset)
             return nil
         }

@@ -70,6 +70,13 @@ public final class TraceReader {
         if finished && failure == nil && !isComplete { gaps.append(.noEndRecord) }
         return gaps
     }
+    /// Follow a file that is still written (`bind-trace serve --follow`): at the end of what is there,
+    /// a read returns what it has and the next one reads on from there, instead of ending the trace.
+    /// A record not yet whole is not a cut: it is read once the rest arrives. Set it back to `false`
+    /// to read to the end for good (with the usual warnings).
+    package var follows = false
+    /// Whether the last read stopped at the end of what the followed file holds so far.
+    @exclusivity(unchecked) package internal(set) var caughtUp = false
     /// Names of the recording threads, by thread number.
     package internal(set) var threadNames: [UInt32: String] = [:]
 
@@ -181,8 +188,9 @@ public final class TraceReader {
     public func next() throws(TraceReadError) -> TraceEvent? {
         if let failure { throw failure }
         single.removeAll()
+        caughtUp = false
         do {
-            while !finished {
+            while !finished && !caughtUp {
                 if try readRecord(into: &single) { return TraceEvent(single.events[0], in: single, strings: strings) }
             }
         } catch {
@@ -200,11 +208,12 @@ public final class TraceReader {
     // Hot path: no allocation once the batch's storage has grown, no reference counting for most events.
     package func read(into batch: inout EventBatch, maximumEvents: Int = EventBatch.defaultCapacity) {
         batch.removeAll()
+        caughtUp = false
         if let failure {
             batch.failure = failure
         } else {
             do {
-                while !finished && batch.events.count < maximumEvents { _ = try readRecord(into: &batch) }
+                while !finished && !caughtUp && batch.events.count < maximumEvents { _ = try readRecord(into: &batch) }
             } catch {
                 fail(error)
                 batch.failure = error

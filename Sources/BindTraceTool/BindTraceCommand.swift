@@ -41,6 +41,7 @@ struct BindTraceCommand: ParsableCommand {
             ExportCommand.self,
             WhyCommand.self,
             DiffCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -143,6 +143,22 @@ extension Replay {
     /// Ends the trace and returns every finding, sorted by site. Call once, after the last event.
     public func finish() -> [Finding] {
         if let finished { return finished }
+        var glitches = self.glitches
+        let findings = judged(glitches: &glitches)
+        finished = findings
+        return findings
+    }
+
+    /// The findings as the trace stands so far, without ending it: a live view asks again after a scope
+    /// ends. Leaves the replay as it was (the glitch finder judges a copy of its open propagations).
+    package func findingsSoFar() -> [Finding] {
+        if let finished { return finished }
+        var glitches = self.glitches
+        return judged(glitches: &glitches)
+    }
+
+    /// Every finder's findings, sorted by site; `glitches` judges its open propagations.
+    private func judged(glitches: inout GlitchFinder) -> [Finding] {
         var findings: [Finding] = []
         let kinds = options.kinds
         if kinds.contains(.leakedOutput) || kinds.contains(.retainCycle) || kinds.contains(.leakedSubscription) {
@@ -170,7 +186,6 @@ extension Replay {
             findings[index].related.removeAll { !seen.insert($0).inserted }
         }
         findings.sort(by: Finding.siteOrder)
-        finished = findings
         return findings
     }
 }
