@@ -74,14 +74,17 @@ docs:
 ## All tests, as CI runs them: the format lint, the public API list, the plain build, the instrumented build (trait Tracing), the CI recipe
 ## end to end in a scratch user package, a user's leak-checked suite run in parallel (a short form), both builds
 ## again under AddressSanitizer and Thread Sanitizer, and a short pass of every fuzz target.
-## Each step prints how long it took, so a slow CI run shows where its time went.
+## Each step prints how long it took, and the last line repeats every step's time (a CI log's tail shows
+## where its time went, even when a step fails).
 TEST_STEPS := lint api test-plain test-tracing test-e2e test-parallel-suite asan tsan fuzz-smoke
 test: setup
-	@for step in $(TEST_STEPS); do \
+	@times=""; for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$step || { echo "make test: $$step failed after $$(( $$(date +%s) - start )) s"; exit 1; }; \
+	  $(MAKE) --no-print-directory $$step || { \
+	    echo "make test: $$step failed after $$(( $$(date +%s) - start )) s (before it:$$times)"; exit 1; }; \
 	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
-	done
+	  times="$$times $$step $$(( $$(date +%s) - start )) s,"; \
+	done; echo "make test: passed:$$times"
 
 ## The plain build on purpose: its leak checks check nothing, and BIND_LEAK_CHECK_REQUIRE_TRACING=0 keeps
 ## them warnings where CI is set (docs/testing.md); the Tracing build's tests check for real.
