@@ -91,10 +91,27 @@ public struct Finding: Hashable, Sendable {
     public struct Related: Hashable, Sendable {
         public var site: SourceSite
         public var note: String
+        /// The Output whose creation line this is (0: none), so the replay can say when it was made
+        /// before the trace began.
+        package var output: UInt64 = 0
 
         @_spi(Harness) public init(site: SourceSite, note: String) {
             self.site = site
             self.note = note
+        }
+
+        package init(site: SourceSite, note: String, output: UInt64) {
+            self.site = site
+            self.note = note
+            self.output = output
+        }
+
+        /// Equal when they read the same: Outputs of one declaration make one line.
+        public static func == (lhs: Related, rhs: Related) -> Bool { lhs.site == rhs.site && lhs.note == rhs.note }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(site)
+            hasher.combine(note)
         }
     }
 

@@ -141,6 +141,11 @@ public enum Narrator {
 extension OutputNode {
     /// The node's name in messages (``Narrator``).
     var narrated: String { Narrator.name(kind: kind, valueType: valueType, site: site, label: label) }
+
+    /// A finding's line for where this Output is created: `'title' (String) is created here` and `rest`.
+    func createdHere(_ rest: String = "") -> Finding.Related {
+        Finding.Related(site: site, note: "\(narrated) is created here\(rest)", output: id)
+    }
 }
 
 extension SubscriptionNode {

@@ -155,6 +155,9 @@ extension TraceReader {
         guard back != 0 else { return nil }
         guard back < sequence else {
             causesBeforeStart += 1
+            if eventsCausedBeforeStart.count < Self.maximumEventsCausedBeforeStart {
+                eventsCausedBeforeStart.insert(sequence)
+            }
             return nil
         }
         return TraceCause(subscription: subscription, event: sequence - back)

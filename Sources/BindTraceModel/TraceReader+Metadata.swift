@@ -95,14 +95,22 @@ extension TraceReader {
         let dropped = eventsBefore - inPrevious
         window = (dropped, inPrevious, start, segment)
         lostEvents &+= dropped
+        // The segment before `run.trace` is `run.previous.trace`; the one before that is gone.
+        let before: String
+        if let fileName, fileName.hasSuffix(".trace"), !fileName.hasSuffix(".previous.trace") {
+            before =
+                "the last \(inPrevious) are in the segment before, \(fileName.dropLast(6)).previous.trace; "
+                + "\(dropped) were dropped"
+        } else {
+            before = "the last \(inPrevious) were in the segment before it, dropped since"
+        }
         warnings.append(
             TraceWarning(
                 offset: offset,
                 message:
                     "this is segment \(segment) of a flight recording (BIND_TRACE_LIMIT): the \(eventsBefore) events "
-                    + "before it are not here (the last \(inPrevious) are in the segment before, "
-                    + "<name>.previous.trace; \(dropped) were dropped); Outputs and subscriptions made before it "
-                    + "are announced as preexisting"))
+                    + "before it are not here (\(before)); Outputs and subscriptions made before it are announced "
+                    + "as preexisting, and findings say so"))
     }
 
     /// A `lost` record: its events are counted, the event numbers go on past them, and one warning

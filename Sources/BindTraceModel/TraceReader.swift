@@ -61,6 +61,12 @@ public final class TraceReader {
     /// recording (a capture or a file that joined a running stream) began during a delivery.
     /// Expected whenever a sink joins while another thread delivers, so not a warning.
     @exclusivity(unchecked) public internal(set) var causesBeforeStart = 0
+    /// The first events (at most ``maximumEventsCausedBeforeStart``) counted in ``causesBeforeStart``:
+    /// `why` must not call such an event a root when its cause is only missing from the trace.
+    package internal(set) var eventsCausedBeforeStart: Set<UInt64> = []
+    static let maximumEventsCausedBeforeStart = 4096
+    /// The file's name, when read from a file: a flight recording's segment names the one before it.
+    package let fileName: String?
     /// Why the trace is not whole, once it has been read to its end: empty for a whole trace. A
     /// gate should fail on a trace with gaps unless the user accepts incomplete traces.
     public var gaps: [TraceGap] {
@@ -136,12 +142,14 @@ public final class TraceReader {
             throw .cannotOpen(reason: "is a directory")
         }
         self.descriptor = descriptor
+        fileName = path.split(separator: "/").last.map(String.init)
         buffer = .allocate(byteCount: Self.chunkSize + TraceFormat.maximumRecordLength + 64, alignment: 8)
         try readHeader()
     }
 
     /// Reads a trace held in memory, such as a `BindTrace.Recording`'s bytes.
     public init(bytes: [UInt8]) throws(TraceReadError) {
+        fileName = nil
         buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
         count = bytes.count

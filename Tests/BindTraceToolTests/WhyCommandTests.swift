@@ -180,6 +180,30 @@ struct WhyCommandTests {
         #expect(steps.count < 120_000 && steps.count >= 50_000)
     }
 
+    @Test("an update whose cause came before the trace began is not called a root: the chain is incomplete")
+    func causeBeforeStart() throws {
+        // Given a trace (a capture, or a flight recording's segment) that begins mid-delivery: its
+        // first update names a cause older than the trace, then a root update of its own
+        var writer = TraceWriter()
+        writer.thread(1)
+        let inherited = writer.event(
+            .updated(output: 1, cause: TraceCause(subscription: 1, event: 0), preview: nil))
+        let root = writer.event(.updated(output: 1, cause: nil, preview: nil))
+        writer.end()
+        let file = try TemporaryTrace(writer.bytes)
+        defer { file.cleanUp() }
+
+        // When each is explained
+        let cut = try Tool.run(["why", file.path, "--event", String(inherited)])
+        let whole = try Tool.run(["why", file.path, "--event", String(root), "--format", "json"])
+
+        // Then the first says its earlier steps are not in the trace; the real root is still a root
+        #expect(cut.status == 0, "\(cut.standardError)")
+        #expect(cut.standardOutput.contains("the oldest step the trace keeps"), "\(cut.standardOutput)")
+        #expect(!cut.standardOutput.contains("the root itself"))
+        #expect(try json(whole)["complete"] as? Bool == true)
+    }
+
     @Test("a call site that names an undefined site is corruption: exit 2, one line naming the file")
     func undefinedSite() throws {
         var writer = TraceWriter()

@@ -242,7 +242,7 @@ struct DuplicateBindingFinder {
         if instances > 1 { message += " (\(instances) targets)" }
         var related: [Finding.Related] = []
         for output in outputs.prefix(3) {
-            related.append(Finding.Related(site: output.site, note: "\(output.narrated) is created here"))
+            related.append(output.createdHere())
         }
         return Finding(
             kind: .duplicateBinding, message: message, site: site, related: related,
@@ -380,7 +380,7 @@ struct ContainerBindingFinder {
             return Finding(
                 kind: .duplicateBinding, message: message, site: site,
                 related: outputs.prefix(3).map {
-                    Finding.Related(site: $0.site, note: "\($0.narrated) is created here")
+                    $0.createdHere()
                 },
                 outputs: outputs.map(\.id), subscriptions: entry.members.map(\.id), event: entry.sequence)
         }

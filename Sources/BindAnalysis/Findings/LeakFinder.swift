@@ -388,7 +388,7 @@ struct LeakFinder {
             + "(derive it once, where \(sources.count == 1 ? "its source is" : "its sources are") owned, "
             + "or bind to the source directly)"
         var related = sources.map {
-            Finding.Related(site: $0.site, note: "\($0.narrated) is created here and keeps it alive")
+            $0.createdHere(" and keeps it alive")
         }
         related += others.map { Finding.Related(site: $0.site, note: "\($0.narrated) is also alive, derived from it") }
         related += subscriptions.map { Finding.Related(site: $0.site, note: "still bound to \($0.outputName) here") }
@@ -454,13 +454,12 @@ struct LeakFinder {
                     + "can hold the owner: check them too"
             }
             related += outputs.map {
-                Finding.Related(
-                    site: $0.site, note: "\($0.narrated) is created here, with the owner the closure keeps alive")
+                $0.createdHere(", with the owner the closure keeps alive")
             }
         } else {
             message += isExit ? ", still bound" : ": something keeps them alive while a binding still holds them"
             related += outputs.dropFirst().map {
-                Finding.Related(site: $0.site, note: "\($0.narrated) is created here and kept alive")
+                $0.createdHere(" and kept alive")
             }
         }
         for subscription in subscriptions where subscription !== culprit {
@@ -503,7 +502,7 @@ struct LeakFinder {
             Finding.Related(
                 site: $0.site, note: "this closure, bound to \($0.outputName), also captures \(owner) strongly")
         }
-        related += outputs.map { Finding.Related(site: $0.site, note: "\($0.narrated) is created here") }
+        related += outputs.map { $0.createdHere() }
         for subscription in subscriptions
         where subscription !== culprit && !others.contains(where: { $0 === subscription }) {
             let verdict = CaptureVerdict(subscription, replay: replay)
@@ -551,7 +550,7 @@ struct LeakFinder {
         let what = Narrator.what(target: subscription.target)
         var related: [Finding.Related] = []
         if let output = subscription.outputNode {
-            related.append(Finding.Related(site: output.site, note: "\(outputName) is created here and lives on"))
+            related.append(output.createdHere(" and lives on"))
         }
         var message: String
         switch reason {
@@ -585,7 +584,7 @@ struct LeakFinder {
             + "until \(outputName) was released: keep the Subscription and unbind it when its owner goes away"
         var related: [Finding.Related] = []
         if let output = subscription.outputNode {
-            related.append(Finding.Related(site: output.site, note: "\(outputName) is created here"))
+            related.append(output.createdHere())
         }
         if let scope, let site = scope.site {
             related.append(Finding.Related(site: site, note: "scope '\(scope.name)' begins here"))

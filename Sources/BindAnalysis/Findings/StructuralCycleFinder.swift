@@ -53,7 +53,7 @@ struct StructuralCycleFinder {
                 kind: .structuralCycle, message: "derived Outputs depend on each other in a circle: \(circle)",
                 site: derivedNode?.site,
                 related: nodes.dropFirst().map {
-                    Finding.Related(site: $0.site, note: "\($0.narrated) is created here")
+                    $0.createdHere()
                 },
                 outputs: path, event: sequence))
     }

@@ -184,8 +184,31 @@ extension Replay {
             // Several Outputs of one declaration (each row's title) would repeat the same note.
             var seen: Set<Finding.Related> = []
             findings[index].related.removeAll { !seen.insert($0).inserted }
+            notePreexisting(in: &findings[index])
         }
         findings.sort(by: Finding.siteOrder)
         return findings
+    }
+
+    /// Says so when a finding involves what was made before the trace began (a capture, or a flight
+    /// recording's later segment), at that object's line, so nothing is guessed about its history and
+    /// the finding's fingerprint (kind, site, message) stays that of a whole trace.
+    private func notePreexisting(in finding: inout Finding) {
+        guard !preexistingOutputs.isEmpty || !preexistingSubscriptions.isEmpty else { return }
+        let before = "before this trace begins: what happened to it then is not in the trace"
+        var named: Set<UInt64> = []
+        for index in finding.related.indices where preexistingOutputs.contains(finding.related[index].output) {
+            finding.related[index].note += " (made \(before))"
+            named.insert(finding.related[index].output)
+        }
+        for id in finding.outputs where preexistingOutputs.contains(id) && !named.contains(id) {
+            guard let node = outputTable[id] ?? keptReleased[id] else { continue }
+            finding.related.append(Finding.Related(site: node.site, note: "\(node.narrated) was made \(before)"))
+        }
+        for id in finding.subscriptions where preexistingSubscriptions.contains(id) {
+            guard let node = subscriptionTable[id] else { continue }
+            finding.related.append(
+                Finding.Related(site: node.site, note: "the subscription to \(node.outputName) was bound \(before)"))
+        }
     }
 }

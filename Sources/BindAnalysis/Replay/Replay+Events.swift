@@ -64,6 +64,7 @@ extension Replay {
             lastDepth = 0
             // A capture starting during a file recording announces again what is already known.
             if subscriptionTable.reference(binding.subscription) != nil { return }
+            preexistingSubscriptions.insert(binding.subscription)
         } else {
             if lastDangling.sequence &+ 1 == event.sequence { takeBackNote(before: binding) }
             enter(binding.cause, event: event)
@@ -287,6 +288,7 @@ extension Replay {
             record(.reusedOutputID, event, "Output \(creation.output) is created again after its release")
             keptReleased[creation.output] = nil
         }
+        if creation.preexisting { preexistingOutputs.insert(creation.output) }
         let scope = scopeNodeReference(creation.scope, event: event)
         let inFocus = isInFocus(scope)
         // The node's scope takes one retain, the table the node's.

@@ -118,6 +118,10 @@ public final class Replay {
     @exclusivity(unchecked) var openScopesByThread = ThreadCounts()
     /// Binds made on a thread with no scope while scoped work ran, the first of each site: notes.
     var unscopedBinds: [SiteKey: AnalysisNote] = [:]
+    /// Outputs and subscriptions the trace announces as made before it began (a capture, or a flight
+    /// recording's later segment): a finding that involves one says so.
+    @exclusivity(unchecked) var preexistingOutputs: Set<UInt64> = []
+    @exclusivity(unchecked) var preexistingSubscriptions: Set<UInt64> = []
     var finished: [Finding]?
     /// `options.kinds` tested once: a `Set` lookup hashes, and these are asked per event.
     let looksForFeedbackCycles: Bool

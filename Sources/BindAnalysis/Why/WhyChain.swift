@@ -31,6 +31,13 @@ package struct WhyChain: Hashable, Sendable {
         self.deliveredTo = deliveredTo
         self.recordsValues = recordsValues
     }
+
+    /// Marks the chain incomplete when its root is one of `events`, whose cause came before the
+    /// trace began (a capture, or a flight recording's later segment): the reader could not keep
+    /// that cause, and the event is not the root it would otherwise look like.
+    package mutating func causedBeforeStart(_ events: Set<UInt64>) {
+        if isComplete, let root = steps.first, events.contains(root.event) { isComplete = false }
+    }
 }
 
 /// One event of a ``WhyChain``.

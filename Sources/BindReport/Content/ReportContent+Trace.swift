@@ -253,7 +253,11 @@ extension ReportContent {
             }
             return DetailPass(
                 timeline: chosen.compactMap { rows[$0.id]?.row }, events: table.table, findingEvents: contexts,
-                chains: tracer.chains.mapValues(WhyText.lines), recentUpdates: lastUpdates)
+                chains: tracer.chains.mapValues { chain in
+                    var chain = chain
+                    chain.causedBeforeStart(reader.eventsCausedBeforeStart)
+                    return WhyText.lines(chain)
+                }, recentUpdates: lastUpdates)
         }
     }
 

@@ -9,7 +9,7 @@ extension WhyCommand {
     func explainFinding(_ selector: String, in path: String) throws {
         let (finding, state) = try self.finding(selector, in: path)
         var story = FindingStory(finding)
-        _ = try stream(path) { event in
+        try stream(path) { event in
             story.consume(event)
             return false
         }

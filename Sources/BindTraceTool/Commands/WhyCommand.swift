@@ -128,7 +128,7 @@ struct WhyCommand: ParsableCommand {
     /// many events there are when it is not there).
     private func locate(_ selection: WhySelection, in path: String) throws -> WhyTarget {
         var locator = WhyLocator(selection)
-        _ = try stream(path) { event in locator.consume(event) }
+        try stream(path) { event in locator.consume(event) }
         switch locator.result() {
         case .success(let target): return target
         case .failure(let error): throw ToolFailure("\(path): \(error)")
@@ -138,23 +138,32 @@ struct WhyCommand: ParsableCommand {
     /// The second pass: reads up to the selected event and builds its chain.
     func trace(_ target: WhyTarget, in path: String) throws -> WhyChain {
         var tracer = WhyTracer(target: target)
-        let threadNames = try stream(path) { event in tracer.consume(event, threadName: nil) }
+        let read = try stream(path) { event in tracer.consume(event, threadName: nil) }
         guard var chain = tracer.chain() else { throw ToolFailure("\(path): there is no event \(target.event)") }
         if target.traceRecordsValues { chain.recordsValues = true }
+        chain.causedBeforeStart(read.eventsCausedBeforeStart)
         // Named once the reading thread is done with the reader (see `stream`).
-        for index in chain.steps.indices { chain.steps[index].threadName = threadNames[chain.steps[index].thread] }
+        for index in chain.steps.indices { chain.steps[index].threadName = read.threadNames[chain.steps[index].thread] }
         return chain
+    }
+
+    /// What a reading learned besides its events.
+    struct StreamRead {
+        let threadNames: [UInt32: String]
+        /// The events read whose cause came before the trace began (``TraceReader/eventsCausedBeforeStart``).
+        let eventsCausedBeforeStart: Set<UInt64>
     }
 
     /// Reads `path`'s events into `consume` until it returns true or the trace ends, decoding on a
     /// second thread as `check` does; returns the threads' names, read once that thread is done.
-    func stream(_ path: String, _ consume: (TraceEvent) -> Bool) throws(ToolFailure) -> [UInt32: String] {
+    @discardableResult
+    func stream(_ path: String, _ consume: (TraceEvent) -> Bool) throws(ToolFailure) -> StreamRead {
         do throws(TraceReadError) {
             let reader = try TraceReader(path: path)
             let progress = ProgressLine(path: path, mode: traces.progress)
             try read(reader, progress: progress, consume)
             progress.finish()
-            return reader.threadNames
+            return StreamRead(threadNames: reader.threadNames, eventsCausedBeforeStart: reader.eventsCausedBeforeStart)
         } catch {
             throw ToolFailure(path: path, error)
         }

@@ -37,6 +37,10 @@
 //                             ("global") and one on a serial queue labelled "com.example.bind.network"
 //                             ("serial"), at once (so on two workers); then exits
 //     TraceFixture N limited  N updates at full speed, then exits (run with BIND_TRACE_LIMIT)
+//     TraceFixture N windowed a chain from "counter" (a map labelled "doubled", bound), N updates (run
+//                             with BIND_TRACE_LIMIT: the chain is made before the newest segment), then
+//                             a scope "Screen" that maps "doubled" and binds a closure it never unbinds
+//                             (kept in a global: a leak when the scope ends), 10 updates, and exits
 //     TraceFixture S soak     updates at full speed for S seconds; prints "second K: U updates, RSS R KB"
 //                             after each second and "total U" at the end, then exits
 //     TraceFixture N deep     the shape of issue 39 (Benchmarks' TraceWorkload … deep): a chain of
@@ -275,6 +279,16 @@ case "limited":
     counter.bind { _ in }
     for value in 1...count { counter.update(withValue: value) }
     exit(0)
+case "windowed":
+    let doubled = counter.map { $0 * 2 }.labeled("doubled")
+    doubled.bind { _ in }
+    for value in 1...count { counter.update(withValue: value) }
+    BindTrace.scope("Screen") {
+        let title = doubled.map { "\($0) items" }.labeled("title")
+        WindowedScreen.kept.append(title.bind { _ in })
+    }
+    for value in 1...10 { counter.update(withValue: value) }
+    exit(0)
 case "soak":
     counter.bind { _ in }
     var value = 0
@@ -363,4 +377,9 @@ enum ThreadsMode {
         }.start()
         done.wait()
     }
+}
+
+/// What the `windowed` screen never lets go of.
+enum WindowedScreen {
+    nonisolated(unsafe) static var kept: [Subscription] = []
 }
