@@ -140,7 +140,12 @@ public enum Narrator {
 
 extension OutputNode {
     /// The node's name in messages (``Narrator``).
-    var narrated: String { Narrator.name(kind: kind, valueType: valueType, site: site, label: label) }
+    var narrated: String {
+        if let cachedName { return cachedName }
+        let name = Narrator.name(kind: kind, valueType: valueType, site: site, label: label)
+        cachedName = name
+        return name
+    }
 
     /// A finding's line for where this Output is created: `'title' (String) is created here` and `rest`.
     func createdHere(_ rest: String = "") -> Finding.Related {

@@ -92,7 +92,12 @@ final class OutputNode {
     unowned(unsafe) let symbols: SymbolTable
     var valueType: String { symbols[valueTypeSymbol] }
     var site: SourceSite { symbols.site(siteKey) }
-    @exclusivity(unchecked) var label: String?
+    @exclusivity(unchecked) var label: String? {
+        didSet { cachedName = nil }
+    }
+    /// ``narrated``, kept once asked for: a deep propagation names the same Outputs for every path
+    /// of every combine it reaches. Forgotten when the label changes or the node is reused.
+    @exclusivity(unchecked) var cachedName: String?
     @exclusivity(unchecked) private(set) var scope: ScopeNode?
     @exclusivity(unchecked) private(set) var isPreexisting = false
     @exclusivity(unchecked) private(set) var createdAt: UInt64 = 0
@@ -148,6 +153,7 @@ final class OutputNode {
         valueTypeSymbol = creation.valueType
         siteKey = creation.site
         if label != nil || creation.label != nil { label = creation.label }
+        if cachedName != nil { cachedName = nil }
         if let scope { self.scope = scope.takeRetainedValue() }
         isPreexisting = creation.preexisting
         self.createdAt = createdAt
@@ -181,6 +187,7 @@ final class OutputNode {
     func clear() {
         if scope != nil { scope = nil }
         if label != nil { label = nil }
+        if cachedName != nil { cachedName = nil }
         if lastPreview != nil { lastPreview = nil }
         removeEdges()
     }
