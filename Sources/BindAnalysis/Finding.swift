@@ -94,6 +94,9 @@ public struct Finding: Hashable, Sendable {
         /// The Output whose creation line this is (0: none), so the replay can say when it was made
         /// before the trace began.
         package var output: UInt64 = 0
+        /// Context this trace adds (an Output made before it began), not part of the finding's
+        /// identity: its fingerprint leaves the line out.
+        package var isContext = false
 
         @_spi(Harness) public init(site: SourceSite, note: String) {
             self.site = site
@@ -128,6 +131,9 @@ public struct Finding: Hashable, Sendable {
     public var subscriptions: [UInt64]
     /// The sequence number of the event where the problem showed.
     public var event: UInt64
+    /// What the finding is about when its message also holds what changes from run to run (the
+    /// values that told rows apart): its fingerprint is made of this. `nil`: the message.
+    package var identity: String?
 
     @_spi(Harness) public init(
         kind: Kind, message: String, site: SourceSite?, related: [Related] = [], outputs: [UInt64] = [],

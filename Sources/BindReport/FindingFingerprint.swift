@@ -3,8 +3,9 @@ import BindAnalysis
 /// A finding's identity across runs: the same problem has the same fingerprint in every run and
 /// process, and after edits elsewhere — for SARIF `partialFingerprints` and baselines.
 ///
-/// Made of the kind, the site's file and line, and what the finding is about (its message with
-/// run-specific numbers such as Output ids `#41` removed), and the related sites; never event numbers.
+/// Made of the kind, the site's file and line, what the finding is about (its message with
+/// run-specific numbers such as Output ids `#41` removed, and without recorded values), and the
+/// related sites (not those of context a partial trace adds); never event numbers.
 ///
 /// ```swift
 /// let known = Set(baseline.map(\.fingerprint))
@@ -18,8 +19,9 @@ package enum FindingFingerprint {
     package static func of(_ finding: Finding) -> String {
         var text = "\(version)|\(finding.kind.rawValue)|"
         if let site = finding.site { text += "\(site.file):\(site.line)" }
-        text += "|" + aboutText(finding.message)
-        for related in finding.related.map({ "\($0.site.file):\($0.site.line)" }).sorted() { text += "|" + related }
+        text += "|" + aboutText(finding.identity ?? finding.message)
+        let identifying = finding.related.filter { !$0.isContext }
+        for related in identifying.map({ "\($0.site.file):\($0.site.line)" }).sorted() { text += "|" + related }
         return SHA256.hash(Array(text.utf8)).prefix(16).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

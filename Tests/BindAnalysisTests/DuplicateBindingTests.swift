@@ -1,5 +1,6 @@
 import Bind
 import BindAnalysis
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Testing
 
@@ -160,6 +161,54 @@ struct DuplicateBindingTests {
         #expect(message.contains("to 2 Outputs at once"))
         #expect(message.contains("a reused cell must unbind its previous row"))
         #expect(message.contains("reached the Label now showing"))
+    }
+
+    @Test("rows of one declaration told apart by their values: the message shows the values, the identity does not")
+    func valuesLeaveTheIdentity() throws {
+        // A trace with values (BIND_TRACE_VALUES=1): one cell's Label bound from one line to two rows'
+        // titles, made on one line, each configuration in its own scope, never unbound
+        func duplicate(rows texts: [String]) throws -> Finding {
+            var writer = TraceWriter(minor: 1)
+            writer.thread(1)
+            let cell = SourceSite(file: "App/Cell.swift", line: 30)
+            for (index, _) in texts.enumerated() {
+                let row = UInt64(index + 1)
+                writer.event(
+                    .outputCreated(
+                        TraceEvent.OutputCreation(
+                            output: row, kind: .output, valueType: "String",
+                            site: SourceSite(file: "App/Rows.swift", line: 12), label: "row title", scope: 0)))
+            }
+            for (index, _) in texts.enumerated() {
+                let scope = UInt64(index + 1)
+                writer.event(.scopeBegan(id: scope, parent: 0, name: "configure cell", site: cell))
+                writer.event(
+                    .bound(
+                        TraceEvent.Binding(
+                            subscription: scope, output: scope, site: cell,
+                            target: BinderTarget(type: "UIKit.UILabel", identity: 7), scope: scope)))
+                writer.event(.scopeEnded(id: scope))
+            }
+            for (index, text) in texts.enumerated() {
+                writer.event(.updated(output: UInt64(index + 1), cause: nil, preview: text))
+            }
+            writer.end()
+            let result = try TraceAnalyzer.analyze(reader: try TraceReader(bytes: writer.bytes))
+            let found = result.findings.filter { $0.kind == .duplicateBinding }
+            #expect(found.count == 1, "\(result.findings.map(\.message))")
+            return try #require(found.first)
+        }
+
+        // When two runs show other rows
+        let first = try duplicate(rows: ["Ada", "Grace"])
+        let second = try duplicate(rows: ["Edsger", "Barbara"])
+
+        // Then each message names its own values, and what the finding is about is the same
+        #expect(first.message.contains("'row title' (String) = Ada"), "\(first.message)")
+        #expect(second.message.contains("'row title' (String) = Edsger"), "\(second.message)")
+        #expect(first.identity != nil)
+        #expect(first.identity == second.identity)
+        #expect(first.identity?.contains("Ada") == false)
     }
 
     @Test("one cell configured for a row, then the next, with no scopes at all, is still a duplicate")

@@ -198,55 +198,63 @@ struct DuplicateBindingFinder {
         for member in peak {
             if let output = member.outputNode, !outputs.contains(where: { $0 === output }) { outputs.append(output) }
         }
-        var names = outputs.map(\.narrated)
+        let plainNames = outputs.map(\.narrated)
+        var names = plainNames
         if Set(names).count < names.count {
             // Outputs of one declaration (each row's 'title'): their values tell them apart, when recorded.
             names = outputs.map { output in output.lastPreview.map { "\(output.narrated) = \($0)" } ?? output.narrated }
         }
-        func named(_ node: SubscriptionNode) -> String {
-            outputs.firstIndex { $0 === node.outputNode }.map { names[$0] } ?? node.outputName
-        }
-        var message: String
-        if outputs.count <= 1 {
-            let name = peak[0].outputName
-            message =
-                "\(name) is bound \(peak.count) times at once to the same \(targetName) from this line: the earlier "
-                + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
-                + "unsubscribe the previous Subscription before binding again"
-        } else {
-            // Names in order of first appearance, a repeated one counted: "'post title' (String) × 6".
-            var distinct: [(name: String, count: Int)] = []
-            for name in names {
-                if let index = distinct.firstIndex(where: { $0.name == name }) {
-                    distinct[index].count += 1
-                } else {
-                    distinct.append((name, 1))
+        func compose(_ names: [String]) -> String {
+            func named(_ node: SubscriptionNode) -> String {
+                outputs.firstIndex { $0 === node.outputNode }.map { names[$0] } ?? node.outputName
+            }
+            var message: String
+            if outputs.count <= 1 {
+                let name = peak[0].outputName
+                message =
+                    "\(name) is bound \(peak.count) times at once to the same \(targetName) from this line: the earlier "
+                    + "binding was never unbound, so every value reaches the \(targetName) \(peak.count) times; "
+                    + "unsubscribe the previous Subscription before binding again"
+            } else {
+                // Names in order of first appearance, a repeated one counted: "'post title' (String) × 6".
+                var distinct: [(name: String, count: Int)] = []
+                for name in names {
+                    if let index = distinct.firstIndex(where: { $0.name == name }) {
+                        distinct[index].count += 1
+                    } else {
+                        distinct.append((name, 1))
+                    }
                 }
-            }
-            let list =
-                distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(separator: ", ")
-                + (distinct.count > 3 ? ", …" : "")
-            message =
-                "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
-                + "the earlier bindings were superseded but never unbound"
-            if let witness = evidence(in: peak), let newer = witness.supersededBy {
+                let list =
+                    distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(separator: ", ")
+                    + (distinct.count > 3 ? ", …" : "")
+                message =
+                    "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "
+                    + "the earlier bindings were superseded but never unbound"
+                if let witness = evidence(in: peak), let newer = witness.supersededBy {
+                    message +=
+                        "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
+                        + "\(targetName) now showing "
+                        + (named(newer) == named(witness) ? "another \(named(newer))" : named(newer))
+                }
                 message +=
-                    "; an update of \(named(witness)) at event #\(witness.supersededDelivery) reached the "
-                    + "\(targetName) now showing "
-                    + (named(newer) == named(witness) ? "another \(named(newer))" : named(newer))
+                    "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
+                    + "is configured again"
             }
-            message +=
-                "; a reused cell must unbind its previous row (empty its SubscriptionContainer) before it "
-                + "is configured again"
+            if instances > 1 { message += " (\(instances) targets)" }
+            return message
         }
-        if instances > 1 { message += " (\(instances) targets)" }
+        let message = compose(names)
         var related: [Finding.Related] = []
         for output in outputs.prefix(3) {
             related.append(output.createdHere())
         }
-        return Finding(
+        var finding = Finding(
             kind: .duplicateBinding, message: message, site: site, related: related,
             outputs: outputs.map(\.id), subscriptions: peak.map(\.id), event: sequence)
+        // The same bug in every run, whatever values the rows showed this time.
+        if names != plainNames { finding.identity = compose(plainNames) }
+        return finding
     }
 }
 

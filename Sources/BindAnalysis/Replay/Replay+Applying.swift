@@ -203,12 +203,15 @@ extension Replay {
         }
         for id in finding.outputs where preexistingOutputs.contains(id) && !named.contains(id) {
             guard let node = outputTable[id] ?? keptReleased[id] else { continue }
-            finding.related.append(Finding.Related(site: node.site, note: "\(node.narrated) was made \(before)"))
+            var note = Finding.Related(site: node.site, note: "\(node.narrated) was made \(before)")
+            note.isContext = true
+            finding.related.append(note)
         }
         for id in finding.subscriptions where preexistingSubscriptions.contains(id) {
             guard let node = subscriptionTable[id] else { continue }
-            finding.related.append(
-                Finding.Related(site: node.site, note: "the subscription to \(node.outputName) was bound \(before)"))
+            var note = Finding.Related(site: node.site, note: "the subscription to \(node.outputName) was bound \(before)")
+            note.isContext = true
+            finding.related.append(note)
         }
     }
 }
