@@ -28,8 +28,9 @@ package enum LiveMessage {
             ("trace", .number(index)),
             ("name", .string(name)),
             ("run", .number(follower.run)),
+            ("segment", follower.segment.map { .uint($0) } ?? .null),
             ("status", .string(follower.status.word)),
-            ("statusText", .string(follower.status.sentence)),
+            ("statusText", .string(follower.sentence)),
             ("sequence", .uint(graph.sequence)),
             (
                 "counters",

@@ -62,6 +62,18 @@ package final class TraceFollower {
     /// The live graph right now (Outputs and subscriptions alive, edges).
     package func snapshot() -> GraphState { replay.snapshot() }
 
+    /// For a flight recording (`BIND_TRACE_LIMIT`), the number of the segment being read: each
+    /// segment takes the path in turn, and is followed as another run would be.
+    package var segment: UInt64? { reader?.window?.segment }
+
+    /// The sentence the page shows: the status, and for a flight recording's segment what it holds.
+    package var sentence: String {
+        guard let segment else { return status.sentence }
+        return status.sentence
+            + "; segment \(segment) of a flight recording (BIND_TRACE_LIMIT): what came before it is in the "
+            + "segment before or dropped"
+    }
+
     /// Counters of this run so far.
     package var counters: LiveCounters {
         LiveCounters(

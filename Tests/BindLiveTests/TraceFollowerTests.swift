@@ -64,6 +64,40 @@ struct TraceFollowerTests {
         #expect(follower.totalEvents == 3)
     }
 
+    @Test("a flight recording's next segment takes the path: followed on, named as its segment, not as a new run")
+    func flightRecordingSegments() throws {
+        let file = try GrowingFile()
+        defer { file.cleanUp() }
+        // Given the first segment of a flight recording, finished when the recorder rotated it
+        var first = TraceWriter(minor: 4)
+        first.record(.writer(process: 1, group: 1, session: 1))
+        first.event(.outputCreated(Self.creation(1, label: "counter")))
+        first.end()
+        file.append(first.bytes)
+        let follower = TraceFollower(path: file.path, follows: true)
+        follower.poll(now: 0)
+        #expect(follower.segment == nil)
+
+        // When the second segment takes the path: its window record, the counter announced again
+        var second = TraceWriter(minor: 4)
+        second.record(.writer(process: 1, group: 1, session: 1))
+        second.record(.window(eventsBefore: 1, inPrevious: 1, windowStart: 0, segment: 2))
+        var counter = Self.creation(1, label: "counter")
+        counter.preexisting = true
+        second.event(.outputCreated(counter))
+        second.event(.updated(output: 1, cause: nil, preview: nil))
+        file.replace(second.bytes)
+        follower.poll(now: 0.05)
+
+        // Then it is followed on and says which segment it reads, and what came before it
+        #expect(follower.status == .following)
+        #expect(follower.segment == 2)
+        #expect(follower.sentence.contains("segment 2 of a flight recording (BIND_TRACE_LIMIT)"))
+        #expect(follower.snapshot().outputs.map(\.id) == [1])
+        let message = LiveMessage.state(of: follower, index: 0, name: "app.trace")
+        #expect(message.contains("\"segment\":2"), "\(message)")
+    }
+
     @Test("the newest events are a bounded window, however long the trace")
     func newestEventsAreBounded() throws {
         let file = try GrowingFile()

@@ -191,7 +191,10 @@
     if (state.run !== view.run) {
       // Another run on the same path (or the first): its events count from 1 again.
       if (view.run !== 0) {
-        var restart = row(["—", "", "run " + state.run + " started on the same path"]);
+        var began = state.segment
+          ? "segment " + state.segment + " of the flight recording began"
+          : "run " + state.run + " started on the same path";
+        var restart = row(["—", "", began]);
         restart.className = "gap";
         view.events.appendChild(restart);
       }
@@ -201,7 +204,8 @@
     }
     view.section.setAttribute("data-status", state.status);
     view.section.setAttribute("data-run", String(state.run));
-    view.name.textContent = state.name + (state.run > 1 ? " (run " + state.run + ")" : "");
+    var which = state.segment ? " (segment " + state.segment + ")" : (state.run > 1 ? " (run " + state.run + ")" : "");
+    view.name.textContent = state.name + which;
     view.badge.textContent = state.status;
     view.badge.className = "badge " + state.status;
     view.statusText.textContent = state.statusText;
