@@ -149,16 +149,21 @@ demo: setup
 	@echo "Diff:      demo/diff.md, demo/diff.svg, demo/diff.txt  (the sample against its pull-request variant, SIGNIN_VARIANT=pull-request)"
 	@echo "           demo/report-pr/index.html#changes  (the variant's report, with Changes since BASE)"
 
-## The tests under Thread Sanitizer, plain and instrumented.
+## The sanitizer passes of the plain build run the tests of the code that differs between the builds: only
+## Sources/Bind has `#if Tracing` (the library, its UIKit bindings, and BindTesting on top of it). Every other
+## module is the same code in both builds, and runs under each sanitizer in the instrumented pass.
+PLAIN_SANITIZED := --filter '^(BindTests|BindUIKitTests|BindTestingTests)\.'
+
+## The tests under Thread Sanitizer, plain (the library's) and instrumented (all).
 tsan: setup
-	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE)
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE) $(PLAIN_SANITIZED)
 	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
-## The tests under AddressSanitizer, plain and instrumented. Leak detection is off here: the tests
+## The tests under AddressSanitizer, plain (the library's) and instrumented (all). Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
-	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE)
+	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE) $(PLAIN_SANITIZED)
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.
