@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Turns untrusted text (names and values read from trace files) into strings Graphviz draws
 /// literally, legibly and safely.
@@ -16,7 +16,7 @@ import BindOutput
 ///   with a trailing `…`; a character carrying more than ``Limits/maxScalarsPerCharacter`` Unicode
 ///   scalars (a "zalgo" pile of combining marks) keeps only that many; more than
 ///   ``Limits/maxLines`` lines end in a `… N more lines` line.
-/// - **Escaping** is BindOutput's: HTML-like labels (every label we draw is one) go through
+/// - **Escaping** is BindText's: HTML-like labels (every label we draw is one) go through
 ///   `Escape.dotHTMLLabel` (`& < > "` as entities, backslashes doubled), plain escString attributes
 ///   (tooltips) and identifiers (node names, shown as the SVG `<title>`) through `Escape.dotLabel`
 ///   (a backslash shown as the look-alike `⧵`); their documentation says why.
