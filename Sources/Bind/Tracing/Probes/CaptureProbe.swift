@@ -1,5 +1,6 @@
 // What a bound closure captures, read when it is bound (docs/captures.md): the facts the analysis
-// judges retain cycles and handed-over work by. Built only with the `Tracing` trait.
+// judges retain cycles and handed-over work by. The Tracing build's `CaptureProbe`; the plain build's,
+// with empty bodies, is in UntracedProbes.swift.
 import BindTraceFormat
 
 #if Tracing
