@@ -49,15 +49,16 @@ let package = Package(
         .target(name: "BindTraceModel", dependencies: ["BindTraceFormat", "BindText"]),
         // The reader side never depends on `Bind`, so `bind-trace` built with `--traits Tracing` holds no recorder.
         // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`).
-        .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
+        .target(name: "BindAnalysis", dependencies: ["BindTraceModel", "BindText"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        // The JSON writer, the atomic file writer, every escaper (`Escape`) and the tool version, shared by the
-        // dump format, graphs, reports and the CLI. A leaf.
+        // Text for people and files: every escaper (`Escape`), the one shortening rule (`Shorten`), the JSON
+        // writer, the atomic file writer and the tool version, shared by the dump format, the analysis's
+        // messages, graphs, reports and the CLI. A leaf.
         .target(name: "BindText"),
         .target(
             name: "BindGraph",
