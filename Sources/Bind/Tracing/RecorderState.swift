@@ -7,7 +7,7 @@ import CBindTrace
 /// running captures, string ids, and which Outputs each sink has seen. No method does I/O (but
 /// the crash flush's).
 ///
-/// Every event takes its sequence number from the stream word (`bt_stream_word`). The locked
+/// Every event takes its sequence number from the stream word (`bind_trace_stream_word`). The locked
 /// events are encoded at once; updates recorded without the lock wait in their threads' rings, and
 /// each locked event first merges the rings' records numbered before it, so the buffer always holds
 /// events in sequence order (docs/trace-format.md, "Event records").
@@ -169,7 +169,7 @@ struct RecorderState {
     /// The updates numbered under the old epoch are merged and handed on first: they precede it.
     private mutating func joinNewSink() {
         epoch = Self.epoch(after: epoch)
-        let last = bt_stream_set_epoch(epoch)
+        let last = bind_trace_stream_set_epoch(epoch)
         mergeRings(through: last)
         handOn()
         lastThread = 0
@@ -184,7 +184,7 @@ struct RecorderState {
         epoch = Self.epoch(after: epoch)
         streamEpoch = epoch
         // The rings are empty: the last stream's close merged them, and took no update since.
-        lastWritten = bt_stream_set_epoch(epoch)
+        lastWritten = bind_trace_stream_set_epoch(epoch)
         streamFirstEvent = lastWritten + 1
         lastThread = 0
         strings.reset()
@@ -198,13 +198,13 @@ struct RecorderState {
     /// between the file's last flush and that close would be made and never written.)
     mutating func stopTakingUpdates() {
         guard streamOpen else { return }
-        mergeRings(through: bt_stream_set_epoch(0))
+        mergeRings(through: bind_trace_stream_set_epoch(0))
     }
 
     /// The last sink left: no update is taken any more, and those still in rings are dropped with
     /// the buffer (the sinks have what they wanted).
     private mutating func closeStream() {
-        mergeRings(through: bt_stream_set_epoch(0))
+        mergeRings(through: bind_trace_stream_set_epoch(0))
         count = 0
         eventsInBuffer = 0
         streamOpen = false
@@ -212,20 +212,20 @@ struct RecorderState {
 
     /// Epochs count in the stream word's 20 bits, never 0 (which means no stream).
     static func epoch(after epoch: UInt32) -> UInt32 {
-        let next = (epoch &+ 1) & UInt32(BT_EPOCH_MASK)
+        let next = (epoch &+ 1) & UInt32(BIND_TRACE_EPOCH_MASK)
         return next == 0 ? 1 : next
     }
 
     /// Whether an Output announced in `announced` was seen by a sink of the current stream.
     func wasSeenInStream(_ announced: UInt32) -> Bool {
-        let mask = UInt32(BT_EPOCH_MASK)
+        let mask = UInt32(BIND_TRACE_EPOCH_MASK)
         return announced != 0 && (announced &- streamEpoch) & mask <= (epoch &- streamEpoch) & mask
     }
 
     /// Forgets everything but the ids (a forked child: the parent's events are the parent's).
     mutating func resetAfterFork() {
-        bt_rings_reset_after_fork()
-        lastWritten = bt_stream_set_epoch(0)
+        bind_trace_rings_reset_after_fork()
+        lastWritten = bind_trace_stream_set_epoch(0)
         count = 0
         eventsInBuffer = 0
         pendingChunks = []
@@ -249,13 +249,13 @@ struct RecorderState {
         // Once an Output is announced, so is every subscription it has: those bound later are
         // written as they are bound. So the walk happens once per Output and recording.
         guard output.announcedEpoch != epoch else { return }
-        announce(output, preexisting: true, scope: 0, cause: bt_cause())
+        announce(output, preexisting: true, scope: 0, cause: bind_trace_cause())
         for subscription in subscribers where subscription != skipped && subscription.pointee.announcedEpoch != epoch {
-            writeBound(&subscription.pointee, of: output, preexisting: true, scope: 0, cause: bt_cause())
+            writeBound(&subscription.pointee, of: output, preexisting: true, scope: 0, cause: bind_trace_cause())
         }
     }
 
-    mutating func announce(_ output: OutputTraceInfo, preexisting: Bool, scope: UInt64, cause: bt_cause) {
+    mutating func announce(_ output: OutputTraceInfo, preexisting: Bool, scope: UInt64, cause: bind_trace_cause) {
         guard streamOpen, output.announcedEpoch != epoch else { return }
         let typeID = intern(output.valueType)
         let fileID = intern(output.file)
@@ -276,7 +276,7 @@ struct RecorderState {
     @discardableResult
     mutating func writeBound(
         _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, preexisting: Bool,
-        scope: UInt64, cause: bt_cause
+        scope: UInt64, cause: bind_trace_cause
     ) -> UInt64 {
         subscription.announcedEpoch = epoch
         let id = subscription.recordedID()
@@ -316,7 +316,7 @@ struct RecorderState {
         for capture in captures {
             var holds: [CaptureField.HeldOutput] = []
             for held in capture.holds {
-                announce(held.output, preexisting: true, scope: 0, cause: bt_cause())
+                announce(held.output, preexisting: true, scope: 0, cause: bind_trace_cause())
                 holds.append(
                     CaptureField.HeldOutput(path: held.path.isEmpty ? 0 : intern(held.path), output: held.output.id))
             }
@@ -330,10 +330,10 @@ struct RecorderState {
 
     mutating func writeUnbound(
         _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, reason: UnbindReason,
-        cause: bt_cause
+        cause: bind_trace_cause
     ) {
         if subscription.announcedEpoch != epoch {
-            writeBound(&subscription, of: output, preexisting: true, scope: 0, cause: bt_cause())
+            writeBound(&subscription, of: output, preexisting: true, scope: 0, cause: bind_trace_cause())
         }
         let id = subscription.recordedID()
         appendInPlace(maximumLength: 52, cause: cause) { base, delta, field in
@@ -345,7 +345,7 @@ struct RecorderState {
     /// cause is older than the stream. A cause older than a sink that joined later is kept: the
     /// sinks share the stream's bytes, and the older ones resolve it (a reader drops a cause from
     /// before its first event; docs/trace-format.md, "Captures").
-    func causeField(_ cause: bt_cause, own: UInt64) -> CauseField {
+    func causeField(_ cause: bind_trace_cause, own: UInt64) -> CauseField {
         let back = causeBack(cause.event, own: own)
         return CauseField(back: back, subscription: back == 0 ? 0 : cause.subscription)
     }
@@ -364,7 +364,7 @@ struct RecorderState {
 
     /// Appends one event that `make` builds given its cause field; returns its sequence number.
     @discardableResult
-    mutating func append(cause: bt_cause = bt_cause(), _ make: (CauseField) -> EventRecord) -> UInt64 {
+    mutating func append(cause: bind_trace_cause = bind_trace_cause(), _ make: (CauseField) -> EventRecord) -> UInt64 {
         let own = takeSequence()
         let event = make(causeField(cause, own: own))
         // The tick delta takes at most 10 bytes, as the length bound of any delta allows for.
@@ -379,7 +379,7 @@ struct RecorderState {
     /// those built as an `EventRecord` comes through here.
     @inline(__always) @discardableResult
     mutating func appendInPlace(
-        maximumLength: Int, cause: bt_cause, _ encode: (UnsafeMutablePointer<UInt8>, UInt64, CauseField) -> Int
+        maximumLength: Int, cause: bind_trace_cause, _ encode: (UnsafeMutablePointer<UInt8>, UInt64, CauseField) -> Int
     ) -> UInt64 {
         let own = takeSequence()
         let field = causeField(cause, own: own)
@@ -391,7 +391,7 @@ struct RecorderState {
     /// hold with smaller numbers.
     @inline(__always)
     mutating func takeSequence() -> UInt64 {
-        let own = bt_stream_take()
+        let own = bind_trace_stream_take()
         if own != lastWritten &+ 1 { mergeRings(through: own - 1) }
         return own
     }
@@ -413,7 +413,7 @@ struct RecorderState {
         _ own: UInt64, maximumLength: Int, _ encode: (UnsafeMutablePointer<UInt8>, UInt64) -> Int
     ) {
         switchThread(to: currentRing())
-        let delta = Self.tickDelta(from: &lastTicks, to: bt_ticks())
+        let delta = Self.tickDelta(from: &lastTicks, to: bind_trace_ticks())
         if count + maximumLength > Self.bufferCapacity { handOn() }
         lastWritten = own
         eventsSinceClock = true
@@ -425,7 +425,7 @@ struct RecorderState {
 
     /// Appends an update or fire without a preview of an Output this epoch has announced (the
     /// caller checked), when the lock-free path did not take it (no ring yet, or the ring full).
-    mutating func appendUpdate(of output: OutputTraceInfo, fire: Bool, cause: bt_cause) -> UInt64 {
+    mutating func appendUpdate(of output: OutputTraceInfo, fire: Bool, cause: bind_trace_cause) -> UInt64 {
         let id = output.id
         // Tag, length, and four varints of at most 10 bytes, and the empty preview.
         return appendInPlace(maximumLength: 43, cause: cause) { base, delta, field in
@@ -437,8 +437,8 @@ struct RecorderState {
 
     /// Appends a `resumed` event: the delivery `delivery` goes on inside `enclosing`. Nothing when
     /// the delivery began before the stream (a reader could not name it).
-    mutating func appendResumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
-        guard causeBack(delivery.event, own: bt_stream_last() &+ 1) != 0 else { return }
+    mutating func appendResumed(_ delivery: bind_trace_cause, inside enclosing: bind_trace_cause) {
+        guard causeBack(delivery.event, own: bind_trace_stream_last() &+ 1) != 0 else { return }
         let own = takeSequence()
         let event = EventRecord.resumed(
             delivery: causeField(delivery, own: own), cause: causeField(enclosing, own: own))
@@ -456,9 +456,9 @@ struct RecorderState {
     mutating func mergeRings(through last: UInt64) {
         let patience: UInt64 = crashDescriptor >= 0 ? 10_000 : 0
         while lastWritten < last {
-            var found: UnsafeMutablePointer<bt_ring>?
-            guard let record = bt_rings_find(lastWritten + 1, &found, patience), let ring = found else {
-                let next = bt_rings_oldest_pending()
+            var found: UnsafeMutablePointer<bind_trace_ring>?
+            guard let record = bind_trace_rings_find(lastWritten + 1, &found, patience), let ring = found else {
+                let next = bind_trace_rings_oldest_pending()
                 let resume = next > lastWritten && next <= last ? next : last &+ 1
                 if resume > lastWritten + 1 { appendRecord(.lost(count: resume - lastWritten - 1)) }
                 lastWritten = resume - 1
@@ -477,7 +477,8 @@ struct RecorderState {
     /// crash flush that finds the lock held sees the state of the last whole stretch.
     @inline(__always)
     private mutating func mergeRun(
-        of ring: UnsafeMutablePointer<bt_ring>, from first: UnsafePointer<bt_update_record>, through last: UInt64
+        of ring: UnsafeMutablePointer<bind_trace_ring>, from first: UnsafePointer<bind_trace_update_record>,
+        through last: UInt64
     ) {
         var record = first
         while true {
@@ -494,8 +495,10 @@ struct RecorderState {
                     at: buffer + count, fire: update.fire != 0, delta: delta, output: update.output,
                     causeBack: causeBack(update.cause_event, own: own), causeSubscription: update.cause_subscription)
                 merged &+= 1
-                bt_ring_consume(ring)
-                guard own < last, count < Self.bufferThreshold, let next = bt_ring_oldest(ring, own &+ 1) else { break }
+                bind_trace_ring_consume(ring)
+                guard own < last, count < Self.bufferThreshold, let next = bind_trace_ring_oldest(ring, own &+ 1) else {
+                    break
+                }
                 record = next
             }
             self.count = count
@@ -504,7 +507,7 @@ struct RecorderState {
             eventsInBuffer += merged
             eventsSinceClock = true
             if count >= Self.bufferThreshold { handOn() }
-            guard own < last, let next = bt_ring_oldest(ring, own &+ 1) else { return }
+            guard own < last, let next = bind_trace_ring_oldest(ring, own &+ 1) else { return }
             record = next
         }
     }
@@ -516,9 +519,9 @@ struct RecorderState {
     }
 
     /// The calling thread's ring, claimed (and numbered) on its first event.
-    private mutating func currentRing() -> UnsafeMutablePointer<bt_ring>? {
-        if let ring = bt_ring_current() { return ring }
-        guard let ring = bt_ring_claim() else { return nil }
+    private mutating func currentRing() -> UnsafeMutablePointer<bind_trace_ring>? {
+        if let ring = bind_trace_ring_current() { return ring }
+        guard let ring = bind_trace_ring_claim() else { return nil }
         threadCount += 1
         ring.pointee.thread = threadCount
         return ring
@@ -526,7 +529,7 @@ struct RecorderState {
 
     /// Writes a thread record when the next event's thread is not the last one's. A thread's name
     /// is the one it had at its first event of this stream's strings.
-    private mutating func switchThread(to ring: UnsafeMutablePointer<bt_ring>?) {
+    private mutating func switchThread(to ring: UnsafeMutablePointer<bind_trace_ring>?) {
         guard let ring, ring.pointee.thread != lastThread else { return }
         lastThread = ring.pointee.thread
         if ring.pointee.name_generation != strings.generation {
@@ -535,7 +538,7 @@ struct RecorderState {
                 // the thread goes unnamed.
                 ring.pointee.name_id = 0
             } else {
-                if ring == bt_ring_current() { bt_ring_read_name(ring) }
+                if ring == bind_trace_ring_current() { bind_trace_ring_read_name(ring) }
                 let name = threadNames.distinct(
                     Self.name(of: ring), thread: ring.pointee.thread, generation: strings.generation)
                 ring.pointee.name_id = intern(name)
@@ -545,24 +548,24 @@ struct RecorderState {
         appendRecord(.thread(index: UInt64(ring.pointee.thread), name: ring.pointee.name_id))
     }
 
-    private static func name(of ring: UnsafeMutablePointer<bt_ring>) -> String {
-        let name = UnsafeRawPointer(bt_ring_name(ring)!)
-        let bytes = UnsafeRawBufferPointer(start: name, count: Int(BT_THREAD_NAME_LENGTH))
+    private static func name(of ring: UnsafeMutablePointer<bind_trace_ring>) -> String {
+        let name = UnsafeRawPointer(bind_trace_ring_name(ring)!)
+        let bytes = UnsafeRawBufferPointer(start: name, count: Int(BIND_TRACE_THREAD_NAME_LENGTH))
         return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     mutating func writeClock() {
         eventsSinceClock = false
-        let ticks = bt_ticks()
+        let ticks = bind_trace_ticks()
         // Readers restart their tick count at every clock record; so does the writer.
         lastTicks = ticks
         appendRecord(
-            .clock(ticks: ticks, nanoseconds: bt_monotonic_ns(), ticksPerSecond: TraceLifecycle.ticksPerSecond))
+            .clock(ticks: ticks, nanoseconds: bind_trace_monotonic_ns(), ticksPerSecond: TraceLifecycle.ticksPerSecond))
     }
 
     /// Merges the rings up to the last number taken, then hands the buffer on. No I/O.
     mutating func flush() {
-        if streamOpen { mergeRings(through: bt_stream_last()) }
+        if streamOpen { mergeRings(through: bind_trace_stream_last()) }
         handOn()
     }
 

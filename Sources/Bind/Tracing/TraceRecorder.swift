@@ -28,7 +28,7 @@ import Musl
 enum TraceRecorder {
     /// Guards `state`; taken by every event but the ring updates. See the type's documentation. A C global, so reaching it
     /// costs no once-check (nor, in a signal handler, a lazy initialisation).
-    static var recordingLock: UnsafeMutablePointer<bind_lock> { bt_recording_lock() }
+    static var recordingLock: UnsafeMutablePointer<bind_core_lock> { bind_trace_recording_lock() }
     /// Serialises file I/O; taken before `recordingLock` when both are needed, never inside it.
     nonisolated(unsafe) static let writeLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -58,12 +58,12 @@ enum TraceRecorder {
     /// Starts `BIND_TRACE` recording on first use.
     private static let autostart: Void = {
         TraceLifecycle.installForkHandlers()
-        if let pattern = bt_autostart_path() {
+        if let pattern = bind_trace_autostart_path() {
             do {
                 try openFile(pattern: String(cString: pattern))
             } catch {
                 printError("bind-trace: \(error)")
-                bt_set_recording(false)
+                bind_trace_set_recording(false)
             }
         }
     }()
@@ -73,19 +73,19 @@ enum TraceRecorder {
     /// chain about 20 instructions per event.
     @inline(__always)
     static func withLock<T>(_ body: (inout RecorderState) throws -> T) rethrows -> T {
-        if !bt_recorder_ready() { prepare() }
-        let lock = bt_recording_lock()
-        let recorder = bt_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
-        bind_lock_lock(lock)
+        if !bind_trace_recorder_ready() { prepare() }
+        let lock = bind_trace_recording_lock()
+        let recorder = bind_trace_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
+        bind_core_lock_lock(lock)
         let result: T
         do {
             result = try body(&recorder.pointee)
         } catch {
-            bind_lock_unlock(lock)
+            bind_core_lock_unlock(lock)
             throw error
         }
         let backlog = recorder.pointee.backlog
-        bind_lock_unlock(lock)
+        bind_core_lock_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
         return result
@@ -97,7 +97,7 @@ enum TraceRecorder {
     @inline(never)
     private static func prepare() {
         _ = autostart
-        bt_set_recorder_ready(UnsafeMutableRawPointer(state))
+        bind_trace_set_recorder_ready(UnsafeMutableRawPointer(state))
     }
 
     static func startFile(path pattern: String) throws {
@@ -115,12 +115,12 @@ enum TraceRecorder {
         FlightRecorder.begin(limit: FlightRecorder.limitFromEnvironment())
         var header = TraceFormat.header
         TraceFile.writerRecord.encode(into: &header)
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         state.pointee.openFile(pattern: pattern, descriptor: opened.descriptor, header: &header)
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         writeHeaderLocked(header)
         writePendingLocked()
-        bt_set_recording(true)
+        bind_trace_set_recording(true)
         TraceLifecycle.startFlusher()
         TraceLifecycle.installExitAndSignalHandlers()
     }
@@ -128,9 +128,9 @@ enum TraceRecorder {
     /// Writes a new file's first bytes (before any chunk). Caller holds `writeLock`.
     static func writeHeaderLocked(_ header: [UInt8]) {
         header.withUnsafeBytes { file?.write($0, events: 0) }
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         state.pointee.committed(chunk: 0, bytes: Int(file?.written ?? 0))
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
     }
 
     static func stop() {
@@ -146,9 +146,9 @@ enum TraceRecorder {
     /// The flusher calls it (not a signal handler): the locks are taken as any flush takes them.
     static func endForSignal(_ signal: Int32) {
         pthread_mutex_lock(writeLock)
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         guard file != nil else {
-            bind_lock_unlock(recordingLock)
+            bind_core_lock_unlock(recordingLock)
             pthread_mutex_unlock(writeLock)
             return
         }
@@ -172,12 +172,12 @@ enum TraceRecorder {
         // The file leaves the stream in one step with its last flush: what other threads record
         // while it is written and closed is never queued for it (those chunks would reach the
         // next file opened, with another stream's strings and Outputs).
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         let committed = state.pointee.committedChunk
         let chunks = state.pointee.fileClosed().filter { $0.number > committed }
         // Off again unless a capture still runs: every probe then takes its untraced path.
-        bt_set_recording(state.pointee.isRecording)
-        bind_lock_unlock(recordingLock)
+        bind_trace_set_recording(state.pointee.isRecording)
+        bind_core_lock_unlock(recordingLock)
         if file?.loss() == nil {
             for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
             file?.close()
@@ -193,14 +193,14 @@ enum TraceRecorder {
     /// the file (so a crash flush writes what is not, and nothing twice). Caller holds `writeLock`.
     private static func writePendingLocked() {
         while true {
-            bind_lock_lock(recordingLock)
+            bind_core_lock_lock(recordingLock)
             // Not those a crash flush wrote already (while Swift's backtracer runs, this thread
             // may still be flushing).
             let committed = state.pointee.committedChunk
             state.pointee.pendingChunks.removeAll { $0.number <= committed }
             let chunks = state.pointee.pendingChunks
             state.pointee.chunksInFlight = chunks.count
-            bind_lock_unlock(recordingLock)
+            bind_core_lock_unlock(recordingLock)
             // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
             if file?.loss() != nil {
                 continueAfterLoss()
@@ -214,10 +214,10 @@ enum TraceRecorder {
             }
             for chunk in chunks {
                 chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
-                bind_lock_lock(recordingLock)
+                bind_core_lock_lock(recordingLock)
                 state.pointee.committed(chunk: chunk.number, bytes: Int(file?.written ?? 0))
                 state.pointee.chunksInFlight = max(state.pointee.chunksInFlight - 1, 0)
-                bind_lock_unlock(recordingLock)
+                bind_core_lock_unlock(recordingLock)
             }
         }
     }
@@ -239,7 +239,7 @@ enum TraceRecorder {
             return
         }
         file = continuation
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         let pattern = state.pointee.filePattern ?? lost.path
         let owed = state.pointee.fileClosed(keepingStream: true)
         let owedEvents = owed.reduce(UInt64(0)) { $0 + UInt64($1.events) } + lost.unreportedLost
@@ -250,7 +250,7 @@ enum TraceRecorder {
             path: Array(lost.path.utf8.prefix(TraceFormat.maximumStringLength))
         ).encode(into: &header)
         state.pointee.openFile(pattern: pattern, descriptor: continuation.descriptor, header: &header)
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         lost.abandon()
         printError(
             "bind-trace: \(lost.path) was \(reason.description) while this process wrote it (\(lost.writtenEvents) "
@@ -275,10 +275,10 @@ enum TraceRecorder {
 
     /// Flushes the buffer and writes it: the flusher's tick.
     static func flushNow() {
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         if state.pointee.eventsSinceClock { state.pointee.writeClock() }
         state.pointee.flush()
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         drain()
     }
 
@@ -286,7 +286,7 @@ enum TraceRecorder {
     static func beginCapture() -> Int {
         withLock { state in
             let session = state.beginCapture()
-            bt_set_recording(true)
+            bind_trace_set_recording(true)
             return session
         }
     }
@@ -295,7 +295,7 @@ enum TraceRecorder {
     static func endCapture(_ session: Int) -> [UInt8] {
         withLock { state in
             let bytes = state.endCapture(session)
-            bt_set_recording(state.isRecording)
+            bind_trace_set_recording(state.isRecording)
             return bytes
         }
     }
@@ -304,7 +304,7 @@ enum TraceRecorder {
 
     static func outputCreated(_ output: OutputTraceInfo) {
         let scope = BindTrace.currentScope
-        let cause = bt_cause_slot()!.pointee
+        let cause = bind_trace_cause_slot()!.pointee
         withLock { $0.announce(output, preexisting: false, scope: scope, cause: cause) }
     }
 
@@ -317,7 +317,7 @@ enum TraceRecorder {
         captures: CaptureProbe
     ) -> UInt64 {
         let scope = BindTrace.currentScope
-        let cause = bt_cause_slot()!.pointee
+        let cause = bind_trace_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
             if output.announcedEpoch != state.epoch {
@@ -342,7 +342,7 @@ enum TraceRecorder {
 
     /// Records an update (or a fire, for a Relay) with the recording lock: one with a preview, one
     /// of an Output this recording has not announced, or one the thread's ring had no room for.
-    /// (The probe first tries the ring, without the lock: `bt_record_update`.) `subscribers` is run
+    /// (The probe first tries the ring, without the lock: `bind_trace_record_update`.) `subscribers` is run
     /// only when the Output must be announced (its first event in this recording), so a traced
     /// update never walks them.
     @usableFromInline
@@ -351,7 +351,7 @@ enum TraceRecorder {
         subscribers: ((SubscriberProbes) -> Void) -> Void
     ) -> UInt64 {
         let fire = output.kind == .relay
-        let cause = bt_cause_slot()!.pointee
+        let cause = bind_trace_cause_slot()!.pointee
         return withLock { state in
             guard state.streamOpen else { return 0 }
             if output.announcedEpoch != state.epoch {
@@ -383,7 +383,7 @@ enum TraceRecorder {
     /// `enclosing` (the cause current where the deferred step is taken up). Rare: only steps past
     /// the depth limit (``Cascade``) come here, so the lock is no cost to the hot path.
     @usableFromInline
-    static func resumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
+    static func resumed(_ delivery: bind_trace_cause, inside enclosing: bind_trace_cause) {
         withLock { state in
             guard state.streamOpen else { return }
             state.appendResumed(delivery, inside: enclosing)
@@ -397,7 +397,7 @@ enum TraceRecorder {
         _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, others: SubscriberProbes,
         reason: UnbindReason
     ) {
-        let cause = bt_cause_slot()!.pointee
+        let cause = bind_trace_cause_slot()!.pointee
         withLock { state in
             guard state.streamOpen else { return }
             // Tested here so the usual case (announced already) walks nothing; the subscription
@@ -425,7 +425,8 @@ enum TraceRecorder {
             guard state.streamOpen, state.wasSeenInStream(output.announcedEpoch) else { return }
             state.announce(output, subscribers: subscribers, except: nil)
             for subscription in subscribers {
-                state.writeUnbound(&subscription.pointee, of: output, reason: .outputReleased, cause: bt_cause())
+                state.writeUnbound(
+                    &subscription.pointee, of: output, reason: .outputReleased, cause: bind_trace_cause())
             }
             state.append(.released(output: output.id))
         }
@@ -439,7 +440,7 @@ enum TraceRecorder {
             state.announce(source, subscribers: sourceSubscribers, except: nil)
             // Announced with its subscribers just before, under its own lock; again here only if a
             // sink joined in between (then without them: this thread holds only the source's lock).
-            state.announce(derived, preexisting: true, scope: 0, cause: bt_cause())
+            state.announce(derived, preexisting: true, scope: 0, cause: bind_trace_cause())
             state.append(.edge(source: source.id, derived: derived.id, operation: kind))
         }
     }
@@ -447,7 +448,7 @@ enum TraceRecorder {
     static func innerSwitch(flatMap: OutputTraceInfo, inner: OutputTraceInfo, innerSubscribers: SubscriberProbes) {
         withLock { state in
             guard state.streamOpen else { return }
-            state.announce(flatMap, preexisting: true, scope: 0, cause: bt_cause())
+            state.announce(flatMap, preexisting: true, scope: 0, cause: bind_trace_cause())
             state.announce(inner, subscribers: innerSubscribers, except: nil)
             state.append(.innerSwitch(flatMap: flatMap.id, inner: inner.id))
         }

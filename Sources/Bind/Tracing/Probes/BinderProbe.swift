@@ -19,8 +19,8 @@ struct BinderProbe {
     func delivery<Value>(_ deliverIfAlive: @escaping (Value) -> Bool) -> (Value) -> Void {
         let target = self.target
         return { value in
-            if !deliverIfAlive(value), bt_is_recording() {
-                TraceRecorder.dangling(bt_cause_slot()!.pointee.subscription)
+            if !deliverIfAlive(value), bind_trace_is_recording() {
+                TraceRecorder.dangling(bind_trace_cause_slot()!.pointee.subscription)
             }
             withExtendedLifetime(target) {}
         }

@@ -28,18 +28,18 @@ struct CaptureProbe {
 
     @inlinable
     init<Argument, Result>(_ closure: @escaping (Argument) -> Result) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @inlinable
     init<First, Second, Result>(_ closure: @escaping (First, Second) -> Result) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     /// A bound closure's shape, read without a reabstraction thunk (see `ClosureCaptures`).
     @inlinable
     init<Argument>(_ closure: @escaping (Argument) -> Void) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @usableFromInline

@@ -10,6 +10,6 @@ struct ContainerProbe {
     @usableFromInline let id: UInt64
 
     @usableFromInline
-    init() { id = bind_new_container_id() }
+    init() { id = bind_core_new_container_id() }
 }
 #endif

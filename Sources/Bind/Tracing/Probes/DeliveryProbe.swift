@@ -9,12 +9,12 @@ struct DeliveryProbe {
     /// The recorded update (or bind), 0 when nothing was recorded.
     @usableFromInline let event: UInt64
     /// The cause that was current before the deliveries, restored after them.
-    @usableFromInline let saved: bt_cause
+    @usableFromInline let saved: bind_trace_cause
 
     @inlinable
     init(event: UInt64) {
         self.event = event
-        saved = event == 0 ? bt_cause() : bt_cause_slot()!.pointee
+        saved = event == 0 ? bind_trace_cause() : bind_trace_cause_slot()!.pointee
     }
 
     /// Marks nothing: the deliveries of an update or bind that was not recorded.
@@ -28,13 +28,13 @@ struct DeliveryProbe {
     @inlinable
     func willDeliver(toSubscription id: @autoclosure () -> UInt64) {
         guard event != 0 else { return }
-        bt_cause_slot()!.pointee = bt_cause(subscription: id(), event: event)
+        bind_trace_cause_slot()!.pointee = bind_trace_cause(subscription: id(), event: event)
     }
 
     @inlinable
     func finished() {
         guard event != 0 else { return }
-        bt_cause_slot()!.pointee = saved
+        bind_trace_cause_slot()!.pointee = saved
     }
 }
 #endif

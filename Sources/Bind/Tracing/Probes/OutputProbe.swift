@@ -60,7 +60,7 @@ struct OutputProbe {
     /// the check makes `Output.init` too large to inline where an Output is made.
     @usableFromInline
     mutating func created() {
-        if bt_is_recording() { TraceRecorder.outputCreated(info) }
+        if bind_trace_is_recording() { TraceRecorder.outputCreated(info) }
     }
 
     /// Lock held.
@@ -112,8 +112,8 @@ struct OutputProbe {
     ) -> DeliveryProbe {
         if preview == nil, let info = madeInfo {
             let event = info._withUnsafeGuaranteedRef { info -> UInt64 in
-                guard bt_cause_slot()!.pointee.event != 0 || site.isLastCall(of: info) else { return 0 }
-                return bt_record_update(info.announcedCell, info.id, info.kind == .relay)
+                guard bind_trace_cause_slot()!.pointee.event != 0 || site.isLastCall(of: info) else { return 0 }
+                return bind_trace_record_update(info.announcedCell, info.id, info.kind == .relay)
             }
             if event != 0 { return DeliveryProbe(event: event) }
         }
@@ -149,7 +149,7 @@ struct OutputProbe {
     @inlinable
     mutating func released<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>) {
         // An Output with no trace info was never in a trace: its release concerns none.
-        if bt_is_recording() && madeInfo != nil { recordReleased(&subscribers) }
+        if bind_trace_is_recording() && madeInfo != nil { recordReleased(&subscribers) }
     }
 
     /// Inlinable, so it is specialised for the Output's value type like the rest of its release
@@ -185,7 +185,7 @@ struct OutputProbe {
     /// not seen it: the subscription may have been bound before the recording started.
     @inlinable @inline(never)
     mutating func handleReleased<Value>(_ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         withInfo { info in
             Self.withProbes(&subscribers) { TraceRecorder.handleReleased($0[index], of: info, subscribers: $0) }
         }
@@ -196,7 +196,7 @@ struct OutputProbe {
     mutating func contained<Value>(
         _ subscribers: inout ContiguousArray<Subscriber<Value>>, index: Int, container: ContainerProbe
     ) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         withInfo { info in
             Self.withProbes(&subscribers) {
                 TraceRecorder.subscriptionContained($0[index], of: info, subscribers: $0, containerID: container.id)

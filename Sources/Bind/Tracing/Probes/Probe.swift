@@ -7,27 +7,27 @@ import CBindTrace
 /// Whether a trace is being recorded, and the probes of the hot paths and of the edges between Outputs.
 @usableFromInline
 enum Probe {
-    @inlinable static var isRecording: Bool { bt_is_recording() }
+    @inlinable static var isRecording: Bool { bind_trace_is_recording() }
 
     // The hot paths' probes check the flag before they touch the Output's probe at all, so an
     // untraced update or bind does not even retain its trace info.
 
     @inlinable
     static func preview<Value>(_ list: SubscriberList<Value>, of value: Value) -> OutputProbe.Preview {
-        bt_is_recording() && bt_previews_enabled() ? TraceRecorder.preview(of: value) : nil
+        bind_trace_is_recording() && bind_trace_previews_enabled() ? TraceRecorder.preview(of: value) : nil
     }
 
     @inlinable
     static func updated<Value>(_ list: SubscriberList<Value>, preview: OutputProbe.Preview, site: UpdateSite)
         -> DeliveryProbe
     {
-        guard bt_is_recording() else { return .idle }
+        guard bind_trace_is_recording() else { return .idle }
         return list.probe.updated(&list.entries, preview: preview, site: site)
     }
 
     @inlinable
     static func bound<Value>(_ list: SubscriberList<Value>, captures: CaptureProbe) -> DeliveryProbe {
-        guard bt_is_recording() else { return .idle }
+        guard bind_trace_is_recording() else { return .idle }
         return list.probe.bound(&list.entries, captures: captures)
     }
 
@@ -35,7 +35,7 @@ enum Probe {
     static func unbound<Value>(
         _ list: SubscriberList<Value>, _ subscriber: inout Subscriber<Value>, reason: UnbindReason
     ) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         list.probe.unbound(&subscriber, others: &list.entries, reason: reason)
     }
 
@@ -43,7 +43,7 @@ enum Probe {
 
     /// Records the release of an Output that never had a subscriber.
     static func releasedUnbound<Value>(_ list: SubscriberList<Value>) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         list.lock.withLock { list.probe.released(&list.entries) }
     }
 
@@ -59,7 +59,7 @@ enum Probe {
     static func edge<Source, Derived>(
         from source: SubscriberList<Source>, to derived: SubscriberList<Derived>, kind: OutputKind
     ) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         let derivedInfo = derived.lock.withLock { derived.probe.announced(&derived.entries) }
         source.lock.withLock {
             source.probe.edge(to: derivedInfo, kind: kind, sourceSubscribers: &source.entries)
@@ -70,7 +70,7 @@ enum Probe {
     static func innerSwitch<FlatMapped, Inner>(
         from flatMap: SubscriberList<FlatMapped>, to inner: SubscriberList<Inner>
     ) {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         let flatMapInfo = flatMap.lock.withLock { flatMap.probe.announced(&flatMap.entries) }
         inner.lock.withLock { inner.probe.innerSwitch(from: flatMapInfo, innerSubscribers: &inner.entries) }
     }

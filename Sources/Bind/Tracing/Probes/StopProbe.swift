@@ -19,7 +19,7 @@ struct StopProbe {
 
     @usableFromInline
     func stopped() {
-        guard bt_is_recording() else { return }
+        guard bind_trace_is_recording() else { return }
         TraceRecorder.stopped(derived, source: source)
     }
 }

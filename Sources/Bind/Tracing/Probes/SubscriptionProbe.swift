@@ -28,7 +28,7 @@ struct SubscriptionProbe {
     /// The id in traces, made on first need. Output's lock held.
     @inlinable
     mutating func recordedID() -> UInt64 {
-        if id == 0 { id = bt_new_subscription_id() }
+        if id == 0 { id = bind_trace_new_subscription_id() }
         return id
     }
 
