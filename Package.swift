@@ -1,9 +1,14 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The import graph reads like the pipeline, with the format as the leaf both sides share:
-// BindTraceFormat → Bind (app runtime, recorder) and BindTraceFormat → BindTraceModel → BindAnalysis →
-// BindGraph / BindReport → bind-trace. Only BindTesting joins the two sides (Bind + BindAnalysis).
+// The import graph reads like the pipeline (docs/architecture.md draws it), with the format as the leaf
+// both sides share:
+//   CBindCore, CBindTrace, BindTraceFormat → Bind (app runtime; the recorder with the trait Tracing)
+//   BindTraceFormat → BindTraceModel (reader) → BindAnalysis (replay, findings), then one module per thing
+//   made of an analysis: BindGraph (pictures) → BindDiff (two runs) → BindReport (HTML, JUnit, SARIF; also
+//   after BindGraph), BindLive (serve's live view), BindExport (Perfetto, Chrome JSON) → bind-trace.
+// BindText (escaping, shortening, JSON, atomic files) is the reader side's leaf: BindTraceModel, BindAnalysis
+// and every module after them import it. Only BindTesting joins the two sides (Bind + BindAnalysis).
 let package = Package(
     name: "Bind",
     platforms: [.macOS(.v13), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
