@@ -1,9 +1,14 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The import graph reads like the pipeline, with the format as the leaf both sides share:
-// BindTraceFormat → Bind (app runtime, recorder) and BindTraceFormat → BindTraceModel → BindAnalysis →
-// BindGraph / BindReport → bind-trace. Only BindTesting joins the two sides (Bind + BindAnalysis).
+// The import graph reads like the pipeline (docs/architecture.md draws it), with the format as the leaf
+// both sides share:
+//   CBindCore, CBindTrace, BindTraceFormat → Bind (app runtime; the recorder with the trait Tracing)
+//   BindTraceFormat → BindTraceModel (reader) → BindAnalysis (replay, findings), then one module per thing
+//   made of an analysis: BindGraph (pictures) → BindDiff (two runs) → BindReport (HTML, JUnit, SARIF; also
+//   after BindGraph), BindLive (serve's live view), BindExport (Perfetto, Chrome JSON) → bind-trace.
+// BindText (escaping, shortening, JSON, atomic files) is the reader side's leaf: BindTraceModel, BindAnalysis
+// and every module after them import it. Only BindTesting joins the two sides (Bind + BindAnalysis).
 let package = Package(
     name: "Bind",
     platforms: [.macOS(.v13), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -46,43 +51,44 @@ let package = Package(
                 "CBindCore", "BindTraceFormat", .target(name: "CBindTrace", condition: .when(traits: ["Tracing"])),
             ]
         ),
-        .target(name: "BindTraceModel", dependencies: ["BindTraceFormat", "BindOutput"]),
+        .target(name: "BindTraceModel", dependencies: ["BindTraceFormat", "BindText"]),
         // The reader side never depends on `Bind`, so `bind-trace` built with `--traits Tracing` holds no recorder.
         // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`).
-        .target(name: "BindAnalysis", dependencies: ["BindTraceModel"]),
+        .target(name: "BindAnalysis", dependencies: ["BindTraceModel", "BindText"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CGraphvizShim", dependencies: ["CGraphviz"]),
-        // The JSON writer, the atomic file writer, every escaper (`Escape`) and the tool version, shared by the
-        // dump format, graphs, reports and the CLI. A leaf.
-        .target(name: "BindOutput"),
+        // Text for people and files: every escaper (`Escape`), the one shortening rule (`Shorten`), the JSON
+        // writer, the atomic file writer and the tool version, shared by the dump format, the analysis's
+        // messages, graphs, reports and the CLI. A leaf.
+        .target(name: "BindText"),
         .target(
             name: "BindGraph",
-            dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput", "CGraphviz", "CGraphvizShim"]
+            dependencies: ["BindTraceModel", "BindAnalysis", "BindText", "CGraphviz", "CGraphvizShim"]
         ),
         // What changed between two runs (`bind-trace diff`): the comparison and its text, JSON, Markdown and
         // picture. The per-site counts ride the analysis's replay (BindAnalysis/Diff).
-        .target(name: "BindDiff", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindOutput"]),
+        .target(name: "BindDiff", dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindText"]),
         // The report page's style sheet and script are real files (HTML/report.css, HTML/report.js), embedded at
         // build time as `HTMLAssets` by the EmbedPageAssets plugin: the binary needs no resource bundle beside it.
         .target(
             name: "BindReport",
-            dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindOutput"],
+            dependencies: ["BindTraceModel", "BindAnalysis", "BindGraph", "BindDiff", "BindText"],
             plugins: ["EmbedPageAssets"]),
         .executableTarget(name: "EmbedPageAssetsTool", path: "Plugins/EmbedPageAssetsTool"),
         .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["EmbedPageAssetsTool"]),
         // The live view `bind-trace serve` pushes to pages: traces followed as they grow, bounded state. No HTTP here.
-        .target(name: "BindLive", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
+        .target(name: "BindLive", dependencies: ["BindTraceModel", "BindAnalysis", "BindText"]),
         // Timelines for other engines (Perfetto protobuf, Chrome JSON), streamed from a trace.
-        .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindOutput"]),
+        .target(name: "BindExport", dependencies: ["BindTraceModel", "BindAnalysis", "BindText"]),
         .target(name: "BindTesting", dependencies: ["Bind", "BindTraceModel", "BindAnalysis"]),
         .executableTarget(
             name: "BindTraceTool",
             dependencies: [
-                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindOutput", "BindExport", "BindDiff",
+                "BindTraceModel", "BindAnalysis", "BindGraph", "BindReport", "BindText", "BindExport", "BindDiff",
                 "BindLive", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Only the tool serves, and only with the trait: `Bind` and the other targets never see NIO.
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
@@ -128,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "BindReportTests",
             dependencies: [
-                "Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport",
+                "Bind", "BindReport", "BindAnalysis", "BindTraceModel", "BindText", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindTestingTests", dependencies: ["Bind", "BindTesting", "BindTraceTestSupport"]),
         // App-shaped programs with planted bugs and their clean twins, judged at exact lines: in
@@ -139,16 +145,16 @@ let package = Package(
             dependencies: [
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
-        .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
+        .testTarget(name: "BindTextTests", dependencies: ["BindText"]),
         .testTarget(name: "BindLiveTests", dependencies: ["BindLive", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindExportTests",
-            dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],
+            dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindText", "BindTraceTestSupport"],
             // Read by `protoc --decode` in the tests, from the source tree.
             exclude: ["Support/perfetto_subset.proto"]),
         .testTarget(
             name: "BindTraceToolTests",
-            dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindOutput", "BindTraceTestSupport"]),
+            dependencies: ["Bind", "BindTraceFormat", "BindTraceModel", "BindText", "BindTraceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

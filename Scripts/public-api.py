@@ -21,7 +21,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "docs", "public-api.txt")
 # Every library module of ours (products and the modules they re-export), in pipeline order.
-MODULES = ["BindTraceFormat", "Bind", "BindTesting", "BindTraceModel", "BindAnalysis", "BindOutput", "BindGraph",
+MODULES = ["BindTraceFormat", "Bind", "BindTesting", "BindTraceModel", "BindAnalysis", "BindText", "BindGraph",
            "BindReport"]
 HEADER = """\
 # The public API of Bind's library modules, one symbol a line: module, kind, path, declaration.

@@ -1,3 +1,4 @@
+import BindText
 import BindTraceModel
 
 /// Names Outputs, subscriptions and Binder targets the way the user wrote them, for every message.
@@ -54,13 +55,11 @@ public enum Narrator {
     /// The longest label or type name a message quotes whole, in characters.
     package static let quotedLimit = 200
 
-    /// `text`, or its first ``quotedLimit`` characters and how many were left out: a trace's strings
-    /// are untrusted, and a message per Output must not copy a megabyte label each time.
+    /// `text`, or its first ``quotedLimit`` characters and how many bytes were left out (`Shorten`'s
+    /// rules): a trace's strings are untrusted, and a message per Output must not copy a megabyte
+    /// label each time.
     package static func shortened(_ text: String) -> String {
-        guard let cut = text.index(text.startIndex, offsetBy: quotedLimit, limitedBy: text.endIndex),
-            cut != text.endIndex
-        else { return text }
-        return "\(text[..<cut])… (\(text.utf8.count - text[..<cut].utf8.count) more bytes)"
+        Shorten.text(text, to: quotedLimit, mark: .ellipsisAndBytesLeftOut)
     }
 
     /// The name of an Output as the replay sees it.

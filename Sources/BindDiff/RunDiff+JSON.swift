@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 // `bind-trace diff --format json`: one object, schema in docs/schemas/diff.schema.json.

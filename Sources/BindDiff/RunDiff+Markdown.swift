@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 
 // `bind-trace diff --format markdown`: short, for a pull-request comment or a CI step summary. Every
 // text from a trace goes through `Escape.markdown`.

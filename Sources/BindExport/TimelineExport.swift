@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// The file formats a trace can be exported to.

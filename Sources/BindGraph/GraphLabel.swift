@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Turns untrusted text (names and values read from trace files) into strings Graphviz draws
 /// literally, legibly and safely.
@@ -12,11 +12,12 @@ import BindOutput
 /// - **Bidirectional overrides and isolates** (`U+202A`–`U+202E`, `U+2066`–`U+2069`) become `�`,
 ///   so a label cannot visually reorder the text around it.
 /// - **Line breaks** (`\n`, `\r\n`, `\r`, `U+2028`, `U+2029`) split the text into lines.
-/// - **Length**: each line is cut at a `Character` boundary to ``Limits/maxLineLength`` characters
-///   with a trailing `…`; a character carrying more than ``Limits/maxScalarsPerCharacter`` Unicode
-///   scalars (a "zalgo" pile of combining marks) keeps only that many; more than
+/// - **Length** (the cuts are `Shorten.text`'s, BindText's one shortening rule): each line is cut at a
+///   `Character` boundary to ``Limits/maxLineLength`` characters with a trailing `…`; a character
+///   carrying more than ``Limits/maxScalarsPerCharacter`` Unicode scalars (a "zalgo" pile of
+///   combining marks) keeps only that many; more than
 ///   ``Limits/maxLines`` lines end in a `… N more lines` line.
-/// - **Escaping** is BindOutput's: HTML-like labels (every label we draw is one) go through
+/// - **Escaping** is BindText's: HTML-like labels (every label we draw is one) go through
 ///   `Escape.dotHTMLLabel` (`& < > "` as entities, backslashes doubled), plain escString attributes
 ///   (tooltips) and identifiers (node names, shown as the SVG `<title>`) through `Escape.dotLabel`
 ///   (a backslash shown as the look-alike `⧵`); their documentation says why.
@@ -145,28 +146,9 @@ enum GraphLabel {
 
     private static let replacement: Unicode.Scalar = "\u{FFFD}"
 
+    /// One line cut to the limits by the package's one shortening rule (`Shorten`, in BindText).
     private static func limitLine(_ line: String, limits: Limits) -> String {
-        // Counting characters walks the string once; stop as soon as the limit is known to be hit.
-        let tooLong =
-            line.index(line.startIndex, offsetBy: limits.maxLineLength, limitedBy: line.endIndex)
-            .map { $0 != line.endIndex } ?? false
-        var result = ""
-        var count = 0
-        for character in line {
-            if tooLong, count == limits.maxLineLength - 1 {
-                result.append(ellipsis)
-                return result
-            }
-            result += limitScalars(character, to: limits.maxScalarsPerCharacter)
-            count += 1
-        }
-        return result
-    }
-
-    private static func limitScalars(_ character: Character, to maximum: Int) -> String {
-        let scalars = character.unicodeScalars
-        guard scalars.count > maximum else { return String(character) }
-        return String(String.UnicodeScalarView(scalars.prefix(maximum)))
+        Shorten.text(line, to: limits.maxLineLength, scalarsPerCharacter: limits.maxScalarsPerCharacter)
     }
 
     private static func limitLines(_ lines: [String], limits: Limits) -> [String] {

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Everything Graphviz will be told about one document, decided in plain Swift before any C call:
 /// which objects exist, in what order, with which attributes, all text already sanitised and escaped.

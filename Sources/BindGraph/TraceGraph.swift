@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// A picture of a trace's Outputs, ready for ``GraphvizRenderer``, with what the builder chose.
 ///

@@ -1,4 +1,5 @@
 import BindAnalysis
+import BindText
 import BindTraceModel
 
 /// The nodes of the picture: an Output (or a ×N group of them), a subscriber group, and the edges drawn from them.
@@ -21,7 +22,8 @@ extension TraceGraphBuilder {
             lines.append("\(updates) update\(updates == 1 ? "" : "s") in all")
         } else {
             var line = "\(updates) update\(updates == 1 ? "" : "s")"
-            if let preview = first.lastPreview { line += " · last " + Self.shortened(preview, to: 32) }
+            // The first line of the value (labels are sanitised later by the renderer).
+            if let preview = first.lastPreview { line += " · last " + Shorten.text(preview, to: 32, lines: .first) }
             lines.append(line)
         }
         if !drawsSubscribers {

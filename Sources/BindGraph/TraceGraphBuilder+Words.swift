@@ -1,7 +1,7 @@
 import BindAnalysis
 import BindTraceModel
 
-/// The words the picture uses for kinds and findings, and how long a text may get.
+/// The words the picture uses for kinds and findings.
 extension TraceGraphBuilder {
     static func kindName(_ kind: OutputKind) -> String {
         switch kind {
@@ -24,12 +24,5 @@ extension TraceGraphBuilder {
         case .redundantUpdate: "redundant updates"
         case .stoppedCombine: "stopped combine"
         }
-    }
-
-    /// At most `limit` characters, with `…` when cut (labels are sanitised later by the renderer).
-    static func shortened(_ text: String, to limit: Int) -> String {
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let cut = line.count > limit || line.count < text.count
-        return cut ? String(line.prefix(limit - 1)) + "…" : line
     }
 }

@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// The state of one followed trace as a live page receives it: one JSON object, bounded in size

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Writes the report files for a trace: `index.html`, `junit.xml` and `findings.sarif`.
 ///

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Writes events as JSON Lines: one JSON object per event, for grep and jq.
 ///

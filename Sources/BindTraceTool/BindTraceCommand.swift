@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindOutput
+import BindText
 
 #if canImport(Glibc)
 import Glibc

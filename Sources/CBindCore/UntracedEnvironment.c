@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 /// Whether `name` is set to 1, true or yes.
-static int bind_environment_flag(const char *name) {
+static int bind_core_environment_flag(const char *name) {
     const char *value = getenv(name);
     return value != NULL && (strcmp(value, "1") == 0 || strcmp(value, "true") == 0 || strcmp(value, "yes") == 0);
 }
 
-static const char *bind_program_name(void) {
+static const char *bind_core_program_name(void) {
 #if defined(__APPLE__)
     return getprogname();
 #elif defined(__GLIBC__)
@@ -27,7 +27,7 @@ static const char *bind_program_name(void) {
 #endif
 }
 
-static void bind_write_all(const char *text) {
+static void bind_core_write_all(const char *text) {
     size_t length = strlen(text);
     while (length > 0) {
         ssize_t written = write(2, text, length);
@@ -38,13 +38,13 @@ static void bind_write_all(const char *text) {
     }
 }
 
-__attribute__((constructor)) static void bind_warn_untraced_environment(void) {
+__attribute__((constructor)) static void bind_core_warn_untraced_environment(void) {
     const char *path = getenv("BIND_TRACE");
-    if (path == NULL || path[0] == '\0' || bind_environment_flag("BIND_TRACE_QUIET")) return;
+    if (path == NULL || path[0] == '\0' || bind_core_environment_flag("BIND_TRACE_QUIET")) return;
     // Built whole, then written at once: one line, even when other threads write too.
     char line[1024];
     const char *parts[] = {
-        bind_program_name(),
+        bind_core_program_name(),
         ": warning: BIND_TRACE is set, but this binary was built without Bind's Tracing trait, so it records "
         "nothing: build with `--traits Tracing` (in your own package, a trait of yours that enables Bind's: "
         "`swift build --traits BindTracing`, README \"Tracing your own app\"); BIND_TRACE_QUIET=1 silences this\n",
@@ -57,6 +57,6 @@ __attribute__((constructor)) static void bind_warn_untraced_environment(void) {
         used += length;
     }
     line[used] = '\0';
-    bind_write_all(line);
+    bind_core_write_all(line);
 }
 #endif

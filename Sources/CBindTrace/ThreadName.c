@@ -20,7 +20,7 @@
 #include "CBindTrace.h"
 
 /// The bytes of a thread's name the Linux kernel keeps, its NUL left out.
-#define BT_KERNEL_NAME_BYTES 15
+#define BIND_TRACE_KERNEL_NAME_BYTES 15
 
 #if defined(__APPLE__)
 #include <dispatch/dispatch.h>
@@ -97,14 +97,14 @@ static void copy_name(char *buffer, int size, const char *name) {
 static bool is_program_name(const char *kernel, const char *program) {
     if (program == NULL) return false;
     size_t length = strlen(kernel), program_length = strlen(program);
-    size_t kept = program_length < BT_KERNEL_NAME_BYTES ? program_length : BT_KERNEL_NAME_BYTES;
+    size_t kept = program_length < BIND_TRACE_KERNEL_NAME_BYTES ? program_length : BIND_TRACE_KERNEL_NAME_BYTES;
     return length == kept && strncmp(kernel, program, length) == 0;
 }
 
-void bt_thread_name(char *buffer, int size) {
+void bind_trace_thread_name(char *buffer, int size) {
     if (size <= 0) return;
     buffer[0] = 0;
-    char kernel[BT_THREAD_NAME_LENGTH] = {0};
+    char kernel[BIND_TRACE_THREAD_NAME_LENGTH] = {0};
 #if defined(__APPLE__) || defined(__GLIBC__)
     if (pthread_getname_np(pthread_self(), kernel, sizeof kernel) != 0) kernel[0] = 0;
 #endif

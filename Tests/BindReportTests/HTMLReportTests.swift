@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import Foundation
 import Testing
 

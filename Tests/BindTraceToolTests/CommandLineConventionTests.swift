@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Foundation
 import Testing
 

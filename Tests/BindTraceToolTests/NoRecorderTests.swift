@@ -27,7 +27,9 @@ struct NoRecorderTests {
         #expect(symbols.contains { $0.contains("$s14BindTraceModel") }, "bind-trace links the trace reader")
         #expect(symbols.contains { $0.contains("$s15BindTraceFormat") }, "bind-trace links the trace format")
 
-        let recorder = symbols.filter { $0.contains("bt_autostart_path") || $0.contains("bt_read_environment") }
+        let recorder = symbols.filter {
+            $0.contains("bind_trace_autostart_path") || $0.contains("bind_trace_read_environment")
+        }
         #expect(recorder.isEmpty, "the BIND_TRACE load-time constructor of CBindTrace: \(recorder.prefix(5))")
         // Swift symbols of module `Bind` start with `$s4Bind` (`_$s4Bind` on Darwin).
         let runtime = symbols.filter { $0.contains("$s4Bind") || $0.contains("TraceRecorder") }

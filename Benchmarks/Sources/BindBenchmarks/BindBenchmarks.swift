@@ -13,8 +13,8 @@ import Darwin
 @main
 struct BindBenchmarks {
     static func main() {
-        // Every variant runs multi-threaded, as apps do (see bench_start_idle_thread).
-        bench_start_idle_thread()
+        // Every variant runs multi-threaded, as apps do (see bind_bench_start_idle_thread).
+        bind_bench_start_idle_thread()
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else { usage() }
         arguments.removeFirst()
@@ -125,9 +125,9 @@ struct BindBenchmarks {
             BindTrace.stopRecording()
         }
         #endif
-        let start = bench_thread_cpu_ns()
+        let start = bind_bench_thread_cpu_ns()
         run(operations)
-        let nanoseconds = bench_thread_cpu_ns() - start
+        let nanoseconds = bind_bench_thread_cpu_ns() - start
         printError("\(Double(nanoseconds) / Double(operations)) ns per operation")
         sink.publish()
     }

@@ -19,7 +19,7 @@ enum Contention {
         init(updatesPerThread: Int) {
             self.updatesPerThread = updatesPerThread
             // Deliveries run on each updating thread at once: a C call, so no shared sum to race on.
-            output.bind { value in bench_consume(UInt64(truncatingIfNeeded: value)) }
+            output.bind { value in bind_bench_consume(UInt64(truncatingIfNeeded: value)) }
         }
     }
 
@@ -47,7 +47,7 @@ enum Contention {
 
     private static func rate(threads: Int, updatesPerThread: Int) -> Double {
         let context = Unmanaged.passRetained(Work(updatesPerThread: updatesPerThread))
-        let nanoseconds = bench_parallel_wall_ns(
+        let nanoseconds = bind_bench_parallel_wall_ns(
             Int32(threads),
             { context, _ in
                 let work = Unmanaged<Work>.fromOpaque(context!).takeUnretainedValue()

@@ -98,9 +98,9 @@ struct Harness {
 
     private func time(_ contestant: Contestant, iterations: Int) -> UInt64 {
         contestant.prepare()
-        let start = bench_thread_cpu_ns()
+        let start = bind_bench_thread_cpu_ns()
         contestant.run(iterations)
-        let end = bench_thread_cpu_ns()
+        let end = bind_bench_thread_cpu_ns()
         contestant.finish()
         return end - start
     }
@@ -111,5 +111,5 @@ final class Sink: @unchecked Sendable {
     var total: UInt64 = 0
 
     /// Hands the total to C so no delivery can be proven useless.
-    func publish() { bench_consume(total) }
+    func publish() { bind_bench_consume(total) }
 }

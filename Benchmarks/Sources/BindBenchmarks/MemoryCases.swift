@@ -16,14 +16,14 @@ enum HeapProbe {
         for _ in 0..<outputs { sources.append(make()) }
         var handles: [Handle] = []
         if keep { handles.reserveCapacity(outputs * perOutput) }
-        let before = Int64(bitPattern: bench_heap_bytes_in_use())
+        let before = Int64(bitPattern: bind_bench_heap_bytes_in_use())
         for source in sources {
             for _ in 0..<perOutput {
                 let handle = bind(source)
                 if keep { handles.append(handle) }
             }
         }
-        let after = Int64(bitPattern: bench_heap_bytes_in_use())
+        let after = Int64(bitPattern: bind_bench_heap_bytes_in_use())
         withExtendedLifetime((sources, handles)) {}
         return Double(after - before) / Double(outputs * perOutput)
     }
@@ -47,12 +47,12 @@ struct MemoryCase {
     func limit(keep: Bool) -> Double {
         return HeapProbe.bytesPerSubscription(
             outputs: outputs, perOutput: perOutput, keep: keep, make: { ClosureArray<Int>(value: 0) },
-            bind: { $0.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } })
+            bind: { $0.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } })
     }
 
     func bind(keep: Bool) -> Double {
         return HeapProbe.bytesPerSubscription(
             outputs: outputs, perOutput: perOutput, keep: keep, make: { Output<Int>(value: 0) },
-            bind: { $0.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } })
+            bind: { $0.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } })
     }
 }

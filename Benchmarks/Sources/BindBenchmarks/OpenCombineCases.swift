@@ -90,11 +90,13 @@ enum OpenCombineCases {
         { sink in
             let subject = CurrentValueSubject<Int, Never>(0)
             // Literals without captures: no allocation per bind but the library\'s own (see MemoryCase).
-            let cancellables = (0..<100).map { _ in subject.sink { bench_consume(UInt64(truncatingIfNeeded: $0)) } }
+            let cancellables = (0..<100).map { _ in
+                subject.sink { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
+            }
             return { n in
                 withExtendedLifetime(cancellables) {
                     for _ in 0..<n {
-                        let cancellable = subject.sink { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        let cancellable = subject.sink { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                         cancellable.cancel()
                     }
                 }
@@ -107,7 +109,7 @@ enum OpenCombineCases {
             { n in
                 for i in 0..<n {
                     let subject = CurrentValueSubject<Int, Never>(i)
-                    let cancellable = subject.sink { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                    let cancellable = subject.sink { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                     withExtendedLifetime(cancellable) {}
                 }
             }
@@ -140,7 +142,7 @@ extension MemoryCase {
         // Literals without captures: no allocation per bind but the library\'s own (see MemoryCase).
         return HeapProbe.bytesPerSubscription(
             outputs: outputs, perOutput: perOutput, keep: true, make: { CurrentValueSubject<Int, Never>(0) },
-            bind: { $0.sink { bench_consume(UInt64(truncatingIfNeeded: $0)) } })
+            bind: { $0.sink { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } })
     }
 }
 #else

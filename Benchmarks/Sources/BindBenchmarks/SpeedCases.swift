@@ -177,10 +177,10 @@ enum SpeedCases {
             limit: { sink in
                 let output = ClosureArray<Int>(value: 0)
                 // Literals without captures: no allocation per bind but the library\'s own (see MemoryCase).
-                for _ in 0..<100 { output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } }
+                for _ in 0..<100 { output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } }
                 return { n in
                     for _ in 0..<n {
-                        let token = output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        let token = output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                         output.unbind(token)
                     }
                 }
@@ -188,10 +188,10 @@ enum SpeedCases {
             bind: { sink in
                 let output = Output<Int>(value: 0)
                 // Literals without captures: no allocation per bind but the library\'s own (see MemoryCase).
-                for _ in 0..<100 { output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } }
+                for _ in 0..<100 { output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } }
                 return { n in
                     for _ in 0..<n {
-                        let subscription = output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        let subscription = output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                         subscription.unsubscribe()
                     }
                 }
@@ -209,7 +209,7 @@ enum SpeedCases {
                 { n in
                     for i in 0..<n {
                         let output = ClosureArray<Int>(value: i)
-                        output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                     }
                 }
             },
@@ -217,7 +217,7 @@ enum SpeedCases {
                 { n in
                     for i in 0..<n {
                         let output = Output<Int>(value: i)
-                        output.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) }
+                        output.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) }
                     }
                 }
             },

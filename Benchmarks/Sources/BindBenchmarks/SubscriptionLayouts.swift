@@ -77,7 +77,7 @@ enum SubscriptionLayouts {
         HeapProbe.bytesPerSubscription(
             outputs: memoryCase.outputs, perOutput: memoryCase.perOutput, keep: keep,
             make: { Storage(makeEntry: makeEntry) },
-            bind: { $0.bind { bench_consume(UInt64(truncatingIfNeeded: $0)) } })
+            bind: { $0.bind { bind_bench_consume(UInt64(truncatingIfNeeded: $0)) } })
     }
 
     /// Prints one line per layout and size: bytes per subscription and the ratio to the limit.

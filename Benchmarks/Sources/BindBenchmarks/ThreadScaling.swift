@@ -78,7 +78,7 @@ enum ThreadScaling {
             for output in work.outputs { output.update(withValue: 0) }
         }
         let context = Unmanaged.passRetained(work)
-        let nanoseconds = bench_parallel_wall_ns(
+        let nanoseconds = bind_bench_parallel_wall_ns(
             Int32(threads),
             { context, index in
                 let work = Unmanaged<Work>.fromOpaque(context!).takeUnretainedValue()

@@ -183,12 +183,13 @@ enum TracingRun {
 
     private static func clockRows(harness: Harness) -> [Row] {
         let timings = harness.measure([
-            Contestant(name: "clock_gettime", run: { n in bench_consume(bench_call_clock_gettime(UInt64(n))) }),
-            Contestant(name: "tsc", run: { n in bench_consume(bench_call_tsc(UInt64(n))) }),
+            Contestant(
+                name: "clock_gettime", run: { n in bind_bench_consume(bind_bench_call_clock_gettime(UInt64(n))) }),
+            Contestant(name: "tsc", run: { n in bind_bench_consume(bind_bench_call_tsc(UInt64(n))) }),
         ])
         let clock = timings.median("clock_gettime")
         let tsc = timings.median("tsc")
-        let tscName = bench_has_tsc() != 0 ? "TSC (__rdtsc, as the recorder)" : "no TSC: CLOCK_MONOTONIC"
+        let tscName = bind_bench_has_tsc() != 0 ? "TSC (__rdtsc, as the recorder)" : "no TSC: CLOCK_MONOTONIC"
         return [
             Row(
                 section: clockSection, name: "clock_gettime(CLOCK_MONOTONIC) vs \(tscName)",

@@ -12,19 +12,19 @@
 #include <x86intrin.h>
 #endif
 
-uint64_t bench_monotonic_ns(void) {
+uint64_t bind_bench_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t bench_thread_cpu_ns(void) {
+uint64_t bind_bench_thread_cpu_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t bench_heap_bytes_in_use(void) {
+uint64_t bind_bench_heap_bytes_in_use(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     struct mallinfo2 info = mallinfo2();
     return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
@@ -33,7 +33,7 @@ uint64_t bench_heap_bytes_in_use(void) {
 #endif
 }
 
-int bench_heap_statistics_available(void) {
+int bind_bench_heap_statistics_available(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     return 1;
 #else
@@ -41,7 +41,7 @@ int bench_heap_statistics_available(void) {
 #endif
 }
 
-uint64_t bench_call_clock_gettime(uint64_t count) {
+uint64_t bind_bench_call_clock_gettime(uint64_t count) {
     uint64_t sum = 0;
     for (uint64_t i = 0; i < count; i++) {
         struct timespec ts;
@@ -51,19 +51,19 @@ uint64_t bench_call_clock_gettime(uint64_t count) {
     return sum;
 }
 
-uint64_t bench_call_tsc(uint64_t count) {
+uint64_t bind_bench_call_tsc(uint64_t count) {
     uint64_t sum = 0;
     for (uint64_t i = 0; i < count; i++) {
 #if defined(__x86_64__) || defined(__i386__)
         sum += __rdtsc();
 #else
-        sum += bench_monotonic_ns();
+        sum += bind_bench_monotonic_ns();
 #endif
     }
     return sum;
 }
 
-int bench_has_tsc(void) {
+int bind_bench_has_tsc(void) {
 #if defined(__x86_64__) || defined(__i386__)
     return 1;
 #else
@@ -71,57 +71,57 @@ int bench_has_tsc(void) {
 #endif
 }
 
-static volatile uint64_t bench_sink;
+static volatile uint64_t bind_bench_sink;
 
-void bench_consume(uint64_t value) { bench_sink += value; }
+void bind_bench_consume(uint64_t value) { bind_bench_sink += value; }
 
-struct bench_parallel {
+struct bind_bench_parallel {
     void (*body)(void *context, int index);
     void *context;
     atomic_int ready;
     atomic_int go;
 };
 
-struct bench_parallel_start {
-    struct bench_parallel *shared;
+struct bind_bench_parallel_start {
+    struct bind_bench_parallel *shared;
     int index;
 };
 
-static void *bench_parallel_thread(void *argument) {
-    struct bench_parallel_start *start = argument;
-    struct bench_parallel *shared = start->shared;
+static void *bind_bench_parallel_thread(void *argument) {
+    struct bind_bench_parallel_start *start = argument;
+    struct bind_bench_parallel *shared = start->shared;
     atomic_fetch_add(&shared->ready, 1);
     while (!atomic_load(&shared->go)) sched_yield();
     shared->body(shared->context, start->index);
     return NULL;
 }
 
-uint64_t bench_parallel_wall_ns(int threads, void (*body)(void *context, int index), void *context) {
-    struct bench_parallel shared = {body, context, 0, 0};
+uint64_t bind_bench_parallel_wall_ns(int threads, void (*body)(void *context, int index), void *context) {
+    struct bind_bench_parallel shared = {body, context, 0, 0};
     pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
-    struct bench_parallel_start *starts = calloc((size_t)threads, sizeof(struct bench_parallel_start));
+    struct bind_bench_parallel_start *starts = calloc((size_t)threads, sizeof(struct bind_bench_parallel_start));
     int started = 0;
     for (; started < threads; started++) {
-        starts[started] = (struct bench_parallel_start){&shared, started};
-        if (pthread_create(&ids[started], NULL, bench_parallel_thread, &starts[started]) != 0) break;
+        starts[started] = (struct bind_bench_parallel_start){&shared, started};
+        if (pthread_create(&ids[started], NULL, bind_bench_parallel_thread, &starts[started]) != 0) break;
     }
     while (atomic_load(&shared.ready) < started) sched_yield();
-    uint64_t begin = bench_monotonic_ns();
+    uint64_t begin = bind_bench_monotonic_ns();
     atomic_store(&shared.go, 1);
     for (int i = 0; i < started; i++) pthread_join(ids[i], NULL);
-    uint64_t end = bench_monotonic_ns();
+    uint64_t end = bind_bench_monotonic_ns();
     free(ids);
     free(starts);
     return started == threads ? end - begin : 0;
 }
 
-static void *bench_idle(void *argument) {
+static void *bind_bench_idle(void *argument) {
     (void)argument;
     for (;;) pause();
     return NULL;
 }
 
-void bench_start_idle_thread(void) {
+void bind_bench_start_idle_thread(void) {
     pthread_t thread;
-    if (pthread_create(&thread, NULL, bench_idle, NULL) == 0) pthread_detach(thread);
+    if (pthread_create(&thread, NULL, bind_bench_idle, NULL) == 0) pthread_detach(thread);
 }

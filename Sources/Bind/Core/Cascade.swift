@@ -17,7 +17,7 @@ enum Cascade {
     /// Updates `output` with `value` as one step of a cascade of derived updates.
     @inlinable
     static func update<Value>(_ output: Output<Value>, with value: Value) {
-        let slot = bind_cascade_slot()!
+        let slot = bind_core_cascade_slot()!
         let depth = slot.pointee.depth
         if depth >= depthLimit {
             let cause = CauseProbe.current
@@ -32,7 +32,7 @@ enum Cascade {
     /// Releases `value` (an Output's subscribers, which may hold derived Outputs) as one step.
     @inlinable
     static func release<Value>(_ value: consuming Value) {
-        let slot = bind_cascade_slot()!
+        let slot = bind_core_cascade_slot()!
         let depth = slot.pointee.depth
         if depth >= depthLimit {
             let kept = consume value
@@ -46,7 +46,7 @@ enum Cascade {
 
     @usableFromInline
     static func deferStep(_ step: @escaping () -> Void) {
-        let slot = bind_cascade_slot()!
+        let slot = bind_core_cascade_slot()!
         if let deferred = slot.pointee.deferred {
             Unmanaged<DeferredSteps>.fromOpaque(deferred).takeUnretainedValue().steps.append(step)
         } else {
@@ -58,7 +58,7 @@ enum Cascade {
 
     /// Runs every deferred step, and those they defer, from the outermost step of this thread.
     @usableFromInline
-    static func drain(_ slot: UnsafeMutablePointer<bind_cascade_state>) {
+    static func drain(_ slot: UnsafeMutablePointer<bind_core_cascade_state>) {
         let steps = Unmanaged<DeferredSteps>.fromOpaque(slot.pointee.deferred!)
         let queue = steps.takeUnretainedValue()
         var next = 0

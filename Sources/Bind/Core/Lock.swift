@@ -6,7 +6,7 @@ import CBindCore
 
 /// The cheapest lock for critical sections of a few loads and stores, allocated once per owner.
 ///
-/// On Apple platforms `os_unfair_lock`. Elsewhere `bind_lock` (CBindCore): one atomic exchange to
+/// On Apple platforms `os_unfair_lock`. Elsewhere `bind_core_lock` (CBindCore): one atomic exchange to
 /// take, a plain release store to give back; while it is taken a waiter spins briefly, then parks on
 /// a futex that the unlock wakes, so threads that outnumber the cores do not nap while the lock is
 /// free. A glibc mutex costs two atomic instructions per round trip, which made it most of an
@@ -20,7 +20,7 @@ struct Lock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = bind_lock
+    @usableFromInline typealias Primitive = bind_core_lock
     #endif
 
     @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
@@ -34,8 +34,8 @@ struct Lock: @unchecked Sendable {
         // A cache line of its own: packed among other small allocations, the lock word made an
         // update of ten subscribers take 26 or 43 ns depending on what it happened to sit beside.
         primitive = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
-            .bindMemory(to: bind_lock.self, capacity: 1)
-        primitive.initialize(to: bind_lock())
+            .bindMemory(to: bind_core_lock.self, capacity: 1)
+        primitive.initialize(to: bind_core_lock())
         #endif
     }
 
@@ -54,7 +54,7 @@ struct Lock: @unchecked Sendable {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
         #else
-        bind_lock_lock(primitive)
+        bind_core_lock_lock(primitive)
         #endif
     }
 
@@ -63,7 +63,7 @@ struct Lock: @unchecked Sendable {
         #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
         #else
-        bind_lock_unlock(primitive)
+        bind_core_lock_unlock(primitive)
         #endif
     }
 

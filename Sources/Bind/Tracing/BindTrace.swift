@@ -26,7 +26,7 @@ public enum BindTrace {
     /// Whether a trace is being recorded right now.
     public static var isRecording: Bool {
         #if Tracing
-        bt_is_recording()
+        bind_trace_is_recording()
         #else
         false
         #endif
@@ -39,14 +39,14 @@ public enum BindTrace {
     public static var recordsValuePreviews: Bool {
         get {
             #if Tracing
-            bt_previews_enabled()
+            bind_trace_previews_enabled()
             #else
             false
             #endif
         }
         set {
             #if Tracing
-            bt_set_previews(newValue)
+            bind_trace_set_previews(newValue)
             #endif
         }
     }
@@ -60,8 +60,8 @@ public enum BindTrace {
         _ name: String, file: StaticString = #fileID, line: UInt = #line, _ body: () throws -> T
     ) rethrows -> T {
         #if Tracing
-        guard bt_is_recording() else { return try body() }
-        let id = bt_new_scope_id()
+        guard bind_trace_is_recording() else { return try body() }
+        let id = bind_trace_new_scope_id()
         TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: .literal(file), line: line)
         defer { TraceRecorder.scopeEnded(id: id) }
         return try $currentScope.withValue(id) { try body() }
@@ -86,8 +86,8 @@ public enum BindTrace {
         _ name: String, site: ScopeFile, line: UInt, isolation: isolated (any Actor)?, _ body: () async throws -> T
     ) async rethrows -> T {
         #if Tracing
-        guard bt_is_recording() else { return try await body() }
-        let id = bt_new_scope_id()
+        guard bind_trace_is_recording() else { return try await body() }
+        let id = bind_trace_new_scope_id()
         TraceRecorder.scopeBegan(id: id, parent: currentScope, name: name, file: site, line: line)
         defer { TraceRecorder.scopeEnded(id: id) }
         return try await $currentScope.withValue(id) { try await body() }
@@ -99,7 +99,7 @@ public enum BindTrace {
     /// Records a named moment, shown in replays and timelines.
     public static func mark(_ name: String) {
         #if Tracing
-        if bt_is_recording() { TraceRecorder.mark(name) }
+        if bind_trace_is_recording() { TraceRecorder.mark(name) }
         #endif
     }
 

@@ -74,7 +74,7 @@ enum FlightRecorder {
     static func begin(limit: Int64?) {
         segmentBytes = (limit ?? 0) / 2
         segment = 1
-        segmentStart = bt_monotonic_ns()
+        segmentStart = bind_trace_monotonic_ns()
     }
 
     /// Whether writing `chunks` would take `file` past the point where its segment must end: the
@@ -100,7 +100,7 @@ enum FlightRecorder {
             return
         }
         let state = TraceRecorder.state
-        bind_lock_lock(TraceRecorder.recordingLock)
+        bind_core_lock_lock(TraceRecorder.recordingLock)
         let pattern = state.pointee.filePattern ?? finished.path
         let committed = state.pointee.committedChunk
         let finishedFirst = state.pointee.fileFirstEvent
@@ -125,14 +125,14 @@ enum FlightRecorder {
             windowStart: segmentStart, segment: segment &+ 1
         ).encode(into: &header)
         state.pointee.openFile(pattern: pattern, descriptor: next.descriptor, header: &header)
-        bind_lock_unlock(TraceRecorder.recordingLock)
+        bind_core_lock_unlock(TraceRecorder.recordingLock)
         for chunk in fitting { chunk.bytes.withUnsafeBytes { finished.write($0, events: chunk.events) } }
         finished.close()
         TraceRecorder.file = next
         TraceRecorder.writeHeaderLocked(header)
         TraceFile.rotate(next.path)
         segment &+= 1
-        segmentStart = bt_monotonic_ns()
+        segmentStart = bind_trace_monotonic_ns()
     }
 }
 #endif

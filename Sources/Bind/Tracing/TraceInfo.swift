@@ -28,12 +28,12 @@ final class OutputTraceInfo: @unchecked Sendable {
 
     /// The recording in which this Output's creation was last written (0: never).
     var announcedEpoch: UInt32 {
-        get { bt_epoch_load(announcedCell) }
-        set { bt_epoch_store(announcedCell, newValue) }
+        get { bind_trace_epoch_load(announcedCell) }
+        set { bind_trace_epoch_store(announcedCell, newValue) }
     }
 
     init(kind: OutputKind, valueType: Any.Type, file: StaticString, line: UInt) {
-        self.id = bt_new_output_id()
+        self.id = bind_trace_new_output_id()
         self.kind = kind
         self.valueType = valueType
         self.file = file

@@ -21,14 +21,14 @@ enum TraceLifecycle {
     nonisolated(unsafe) private static var signalPipeRead: Int32 = -1
     nonisolated(unsafe) private static var signalPipeWrite: Int32 = -1
 
-    /// Ticks of `bt_ticks` per second, measured once against CLOCK_MONOTONIC over 2 ms.
+    /// Ticks of `bind_trace_ticks` per second, measured once against CLOCK_MONOTONIC over 2 ms.
     static let ticksPerSecond: UInt64 = {
-        if bt_ticks_are_nanoseconds() { return 1_000_000_000 }
-        let startTicks = bt_ticks()
-        let startNanoseconds = bt_monotonic_ns()
+        if bind_trace_ticks_are_nanoseconds() { return 1_000_000_000 }
+        let startTicks = bind_trace_ticks()
+        let startNanoseconds = bind_trace_monotonic_ns()
         var nanoseconds = startNanoseconds
-        while nanoseconds - startNanoseconds < 2_000_000 { nanoseconds = bt_monotonic_ns() }
-        let ticks = bt_ticks() - startTicks
+        while nanoseconds - startNanoseconds < 2_000_000 { nanoseconds = bind_trace_monotonic_ns() }
+        let ticks = bind_trace_ticks() - startTicks
         return UInt64((Double(ticks) * 1e9 / Double(nanoseconds - startNanoseconds)).rounded())
     }()
 
@@ -94,7 +94,7 @@ enum TraceLifecycle {
         } else {
             _ = setDefaultAction(signal)
         }
-        bt_deferred_signal_done()
+        bind_trace_deferred_signal_done()
         // To the process, not this thread: a thread that blocks the signal leaves it to another.
         kill(getpid(), signal)
     }
@@ -132,7 +132,7 @@ enum TraceLifecycle {
             if deferToFlusher(signal) { return }
             // A second one while the flusher ends the trace for the first: that one ends the
             // process as soon as the trace is whole; flushing here would cut the flusher's write short.
-            if signalPipeWrite >= 0 && bt_deferred_signal_pending() { return }
+            if signalPipeWrite >= 0 && bind_trace_deferred_signal_pending() { return }
         }
         flushAndReraise(signal)
     }
@@ -147,10 +147,10 @@ enum TraceLifecycle {
     /// Wakes the flusher with `signal`; false when there is no flusher or a signal is handed over
     /// already. Async-signal-safe: one atomic exchange and one `write(2)`.
     private static func deferToFlusher(_ signal: Int32) -> Bool {
-        guard signalPipeWrite >= 0, bt_defer_signal(signal) else { return false }
+        guard signalPipeWrite >= 0, bind_trace_defer_signal(signal) else { return false }
         var byte = UInt8(truncatingIfNeeded: signal)
         if write(signalPipeWrite, &byte, 1) == 1 { return true }
-        bt_deferred_signal_done()
+        bind_trace_deferred_signal_done()
         return false
     }
 
@@ -164,7 +164,7 @@ enum TraceLifecycle {
     /// committed, so a flusher that runs after this handler (while Swift's backtracer works) skips them.
     private static func flushAndReraise(_ signal: Int32) {
         let writeLocked = tryLock { pthread_mutex_trylock(TraceRecorder.writeLock) == 0 }
-        let recordingLocked = tryLock { bind_lock_trylock(TraceRecorder.recordingLock) }
+        let recordingLocked = tryLock { bind_core_lock_trylock(TraceRecorder.recordingLock) }
         let state = TraceRecorder.state
         let descriptor = state.pointee.fileDescriptor
         if descriptor >= 0 {
@@ -186,16 +186,16 @@ enum TraceLifecycle {
             // as it fills.
             state.pointee.crashDescriptor = descriptor
             if recordingLocked && state.pointee.streamOpen {
-                state.pointee.mergeRings(through: bt_stream_last())
-            } else if state.pointee.streamOpen, bt_stream_last() > state.pointee.lastWritten {
+                state.pointee.mergeRings(through: bind_trace_stream_last())
+            } else if state.pointee.streamOpen, bind_trace_stream_last() > state.pointee.lastWritten {
                 // The lock's holder is stopped mid-event: what it and the rings hold cannot be
                 // ordered, so it is counted.
-                state.pointee.appendRecord(.lost(count: bt_stream_last() - state.pointee.lastWritten))
+                state.pointee.appendRecord(.lost(count: bind_trace_stream_last() - state.pointee.lastWritten))
             }
             state.pointee.handOn()
             state.pointee.crashDescriptor = -1
         }
-        if recordingLocked { bind_lock_unlock(TraceRecorder.recordingLock) }
+        if recordingLocked { bind_core_lock_unlock(TraceRecorder.recordingLock) }
         if writeLocked { pthread_mutex_unlock(TraceRecorder.writeLock) }
         if var previous = previousActions[signal] {
             sigaction(signal, &previous, nil)
@@ -227,10 +227,10 @@ enum TraceLifecycle {
             {
                 // Prepare: no thread is inside the recorder while the process is copied.
                 pthread_mutex_lock(TraceRecorder.writeLock)
-                bind_lock_lock(TraceRecorder.recordingLock)
+                bind_core_lock_lock(TraceRecorder.recordingLock)
             },
             {
-                bind_lock_unlock(TraceRecorder.recordingLock)
+                bind_core_lock_unlock(TraceRecorder.recordingLock)
                 pthread_mutex_unlock(TraceRecorder.writeLock)
             },
             { TraceLifecycle.startOverInChild() })
@@ -239,7 +239,7 @@ enum TraceLifecycle {
     /// The child of a `fork`: fresh locks and no flusher thread (threads are not copied); the
     /// parent's buffered events are the parent's to write, and the child records to its own file.
     private static func startOverInChild() {
-        TraceRecorder.recordingLock.initialize(to: bind_lock())
+        TraceRecorder.recordingLock.initialize(to: bind_core_lock())
         pthread_mutex_init(TraceRecorder.writeLock, nil)
         flusherStarted = false
         // The parent's pipe wakes the parent's flusher, which would flush and signal the parent:
@@ -248,12 +248,12 @@ enum TraceLifecycle {
         if signalPipeWrite >= 0 { close(signalPipeWrite) }
         signalPipeRead = -1
         signalPipeWrite = -1
-        bt_deferred_signal_done()
+        bind_trace_deferred_signal_done()
         let pattern = TraceRecorder.state.pointee.filePattern
         TraceRecorder.state.pointee.resetAfterFork()
         TraceRecorder.file?.abandon()
         TraceRecorder.file = nil
-        bt_set_recording(false)
+        bind_trace_set_recording(false)
         guard let pattern else { return }
         do {
             try TraceRecorder.openFile(pattern: pattern)

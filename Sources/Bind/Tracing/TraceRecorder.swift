@@ -28,7 +28,7 @@ import Musl
 enum TraceRecorder {
     /// Guards `state`; taken by every event but the ring updates. See the type's documentation. A C global, so reaching it
     /// costs no once-check (nor, in a signal handler, a lazy initialisation).
-    static var recordingLock: UnsafeMutablePointer<bind_lock> { bt_recording_lock() }
+    static var recordingLock: UnsafeMutablePointer<bind_core_lock> { bind_trace_recording_lock() }
     /// Serialises file I/O; taken before `recordingLock` when both are needed, never inside it.
     nonisolated(unsafe) static let writeLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -58,12 +58,12 @@ enum TraceRecorder {
     /// Starts `BIND_TRACE` recording on first use.
     private static let autostart: Void = {
         TraceLifecycle.installForkHandlers()
-        if let pattern = bt_autostart_path() {
+        if let pattern = bind_trace_autostart_path() {
             do {
                 try openFile(pattern: String(cString: pattern))
             } catch {
                 printError("bind-trace: \(error)")
-                bt_set_recording(false)
+                bind_trace_set_recording(false)
             }
         }
     }()
@@ -73,19 +73,19 @@ enum TraceRecorder {
     /// chain about 20 instructions per event.
     @inline(__always)
     static func withLock<T>(_ body: (inout RecorderState) throws -> T) rethrows -> T {
-        if !bt_recorder_ready() { prepare() }
-        let lock = bt_recording_lock()
-        let recorder = bt_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
-        bind_lock_lock(lock)
+        if !bind_trace_recorder_ready() { prepare() }
+        let lock = bind_trace_recording_lock()
+        let recorder = bind_trace_recorder_state().unsafelyUnwrapped.assumingMemoryBound(to: RecorderState.self)
+        bind_core_lock_lock(lock)
         let result: T
         do {
             result = try body(&recorder.pointee)
         } catch {
-            bind_lock_unlock(lock)
+            bind_core_lock_unlock(lock)
             throw error
         }
         let backlog = recorder.pointee.backlog
-        bind_lock_unlock(lock)
+        bind_core_lock_unlock(lock)
         // Many full chunks waiting: this thread writes them rather than letting memory grow.
         if backlog >= RecorderState.maximumPendingChunks { drain() }
         return result
@@ -97,7 +97,7 @@ enum TraceRecorder {
     @inline(never)
     private static func prepare() {
         _ = autostart
-        bt_set_recorder_ready(UnsafeMutableRawPointer(state))
+        bind_trace_set_recorder_ready(UnsafeMutableRawPointer(state))
     }
 
     static func startFile(path pattern: String) throws {
@@ -115,12 +115,12 @@ enum TraceRecorder {
         FlightRecorder.begin(limit: FlightRecorder.limitFromEnvironment())
         var header = TraceFormat.header
         TraceFile.writerRecord.encode(into: &header)
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         state.pointee.openFile(pattern: pattern, descriptor: opened.descriptor, header: &header)
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         writeHeaderLocked(header)
         writePendingLocked()
-        bt_set_recording(true)
+        bind_trace_set_recording(true)
         TraceLifecycle.startFlusher()
         TraceLifecycle.installExitAndSignalHandlers()
     }
@@ -128,9 +128,9 @@ enum TraceRecorder {
     /// Writes a new file's first bytes (before any chunk). Caller holds `writeLock`.
     static func writeHeaderLocked(_ header: [UInt8]) {
         header.withUnsafeBytes { file?.write($0, events: 0) }
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         state.pointee.committed(chunk: 0, bytes: Int(file?.written ?? 0))
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
     }
 
     static func stop() {
@@ -146,9 +146,9 @@ enum TraceRecorder {
     /// The flusher calls it (not a signal handler): the locks are taken as any flush takes them.
     static func endForSignal(_ signal: Int32) {
         pthread_mutex_lock(writeLock)
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         guard file != nil else {
-            bind_lock_unlock(recordingLock)
+            bind_core_lock_unlock(recordingLock)
             pthread_mutex_unlock(writeLock)
             return
         }
@@ -172,12 +172,12 @@ enum TraceRecorder {
         // The file leaves the stream in one step with its last flush: what other threads record
         // while it is written and closed is never queued for it (those chunks would reach the
         // next file opened, with another stream's strings and Outputs).
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         let committed = state.pointee.committedChunk
         let chunks = state.pointee.fileClosed().filter { $0.number > committed }
         // Off again unless a capture still runs: every probe then takes its untraced path.
-        bt_set_recording(state.pointee.isRecording)
-        bind_lock_unlock(recordingLock)
+        bind_trace_set_recording(state.pointee.isRecording)
+        bind_core_lock_unlock(recordingLock)
         if file?.loss() == nil {
             for chunk in chunks { chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) } }
             file?.close()
@@ -193,14 +193,14 @@ enum TraceRecorder {
     /// the file (so a crash flush writes what is not, and nothing twice). Caller holds `writeLock`.
     private static func writePendingLocked() {
         while true {
-            bind_lock_lock(recordingLock)
+            bind_core_lock_lock(recordingLock)
             // Not those a crash flush wrote already (while Swift's backtracer runs, this thread
             // may still be flushing).
             let committed = state.pointee.committedChunk
             state.pointee.pendingChunks.removeAll { $0.number <= committed }
             let chunks = state.pointee.pendingChunks
             state.pointee.chunksInFlight = chunks.count
-            bind_lock_unlock(recordingLock)
+            bind_core_lock_unlock(recordingLock)
             // Looked at every flush, idle ones too: the sooner a loss is seen, the fewer events it takes.
             if file?.loss() != nil {
                 continueAfterLoss()
@@ -214,10 +214,10 @@ enum TraceRecorder {
             }
             for chunk in chunks {
                 chunk.bytes.withUnsafeBytes { file?.write($0, events: chunk.events) }
-                bind_lock_lock(recordingLock)
+                bind_core_lock_lock(recordingLock)
                 state.pointee.committed(chunk: chunk.number, bytes: Int(file?.written ?? 0))
                 state.pointee.chunksInFlight = max(state.pointee.chunksInFlight - 1, 0)
-                bind_lock_unlock(recordingLock)
+                bind_core_lock_unlock(recordingLock)
             }
         }
     }
@@ -239,7 +239,7 @@ enum TraceRecorder {
             return
         }
         file = continuation
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         let pattern = state.pointee.filePattern ?? lost.path
         let owed = state.pointee.fileClosed(keepingStream: true)
         let owedEvents = owed.reduce(UInt64(0)) { $0 + UInt64($1.events) } + lost.unreportedLost
@@ -250,7 +250,7 @@ enum TraceRecorder {
             path: Array(lost.path.utf8.prefix(TraceFormat.maximumStringLength))
         ).encode(into: &header)
         state.pointee.openFile(pattern: pattern, descriptor: continuation.descriptor, header: &header)
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         lost.abandon()
         printError(
             "bind-trace: \(lost.path) was \(reason.description) while this process wrote it (\(lost.writtenEvents) "
@@ -275,10 +275,10 @@ enum TraceRecorder {
 
     /// Flushes the buffer and writes it: the flusher's tick.
     static func flushNow() {
-        bind_lock_lock(recordingLock)
+        bind_core_lock_lock(recordingLock)
         if state.pointee.eventsSinceClock { state.pointee.writeClock() }
         state.pointee.flush()
-        bind_lock_unlock(recordingLock)
+        bind_core_lock_unlock(recordingLock)
         drain()
     }
 
@@ -286,7 +286,7 @@ enum TraceRecorder {
     static func beginCapture() -> Int {
         withLock { state in
             let session = state.beginCapture()
-            bt_set_recording(true)
+            bind_trace_set_recording(true)
             return session
         }
     }
@@ -295,259 +295,9 @@ enum TraceRecorder {
     static func endCapture(_ session: Int) -> [UInt8] {
         withLock { state in
             let bytes = state.endCapture(session)
-            bt_set_recording(state.isRecording)
+            bind_trace_set_recording(state.isRecording)
             return bytes
         }
-    }
-
-    // MARK: - Events
-
-    static func outputCreated(_ output: OutputTraceInfo) {
-        let scope = BindTrace.currentScope
-        let cause = bt_cause_slot()!.pointee
-        withLock { $0.announce(output, preexisting: false, scope: scope, cause: cause) }
-    }
-
-    /// Records a bind. `siblings` (every subscription of the Output, this one included) is read
-    /// only when the Output must be announced or a Binder's target compared, so a traced closure
-    /// bind to an announced Output never walks its subscribers.
-    @usableFromInline
-    static func bound(
-        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo, siblings: SubscriberProbes,
-        captures: CaptureProbe
-    ) -> UInt64 {
-        let scope = BindTrace.currentScope
-        let cause = bt_cause_slot()!.pointee
-        return withLock { state in
-            guard state.streamOpen else { return 0 }
-            if output.announcedEpoch != state.epoch {
-                state.announce(output, subscribers: siblings, except: subscription)
-            }
-            if let identity = subscription.pointee.targetIdentity {
-                // A new target at the address of a dead one is not the same target: say the old
-                // one is gone before the bind, so readers never take the two for one.
-                for sibling in siblings
-                where sibling != subscription && sibling.pointee.targetIdentity == identity
-                    && sibling.pointee.targetIsGone
-                {
-                    state.append(.dangling(subscription: sibling.pointee.recordedID()))
-                }
-            }
-            let event = state.writeBound(
-                &subscription.pointee, of: output, preexisting: false, scope: scope, cause: cause)
-            if let facts = captures.facts { state.writeCaptured(subscription: subscription.pointee.id, facts) }
-            return event
-        }
-    }
-
-    /// Records an update (or a fire, for a Relay) with the recording lock: one with a preview, one
-    /// of an Output this recording has not announced, or one the thread's ring had no room for.
-    /// (The probe first tries the ring, without the lock: `bt_record_update`.) `subscribers` is run
-    /// only when the Output must be announced (its first event in this recording), so a traced
-    /// update never walks them.
-    @usableFromInline
-    static func updated(
-        _ output: OutputTraceInfo, preview: [UInt8]?, site: UpdateSite,
-        subscribers: ((SubscriberProbes) -> Void) -> Void
-    ) -> UInt64 {
-        let fire = output.kind == .relay
-        let cause = bt_cause_slot()!.pointee
-        return withLock { state in
-            guard state.streamOpen else { return 0 }
-            if output.announcedEpoch != state.epoch {
-                subscribers { state.announce(output, subscribers: $0, except: nil) }
-            }
-            let event: UInt64
-            if let preview {
-                event = state.append(cause: cause) { field in
-                    fire
-                        ? .fire(output: output.id, cause: field, preview: preview)
-                        : .update(output: output.id, cause: field, preview: preview)
-                }
-            } else {
-                event = state.appendUpdate(of: output, fire: fire, cause: cause)
-            }
-            // A root update: no subscription's closure called it, so where the app did is the answer
-            // to "why" for everything it causes. Written when the line differs from the Output's
-            // last recorded one (readers carry a call site forward, per Output).
-            if cause.event == 0 && !site.isLastCall(of: output) {
-                state.appendCalledAt(event: event, file: site.file, line: site.line)
-                output.lastCallFile = site.fileAddress
-                output.lastCallLine = site.line
-            }
-            return event
-        }
-    }
-
-    /// Records that a delivery Bind deferred past its nesting limit resumes on this thread, inside
-    /// `enclosing` (the cause current where the deferred step is taken up). Rare: only steps past
-    /// the depth limit (``Cascade``) come here, so the lock is no cost to the hot path.
-    @usableFromInline
-    static func resumed(_ delivery: bt_cause, inside enclosing: bt_cause) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.appendResumed(delivery, inside: enclosing)
-        }
-    }
-
-    /// Records an unbind of a subscriber already taken off `output`'s list; `others` are the
-    /// subscribers left.
-    @usableFromInline
-    static func unbound(
-        _ subscription: inout SubscriptionProbe, of output: OutputTraceInfo, others: SubscriberProbes,
-        reason: UnbindReason
-    ) {
-        let cause = bt_cause_slot()!.pointee
-        withLock { state in
-            guard state.streamOpen else { return }
-            // Tested here so the usual case (announced already) walks nothing; the subscription
-            // itself is written as bound by `writeUnbound` when it was not.
-            if output.announcedEpoch != state.epoch {
-                state.announce(output, subscribers: others, except: nil)
-            }
-            state.writeUnbound(&subscription, of: output, reason: reason, cause: cause)
-        }
-    }
-
-    @usableFromInline
-    static func dangling(_ subscription: UInt64) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.append(.dangling(subscription: subscription))
-        }
-    }
-
-    @usableFromInline
-    static func outputReleased(_ output: OutputTraceInfo, subscribers: SubscriberProbes) {
-        withLock { state in
-            // Every sink that saw the Output gets its release, whatever captures began since: a
-            // sink that joined later first gets it announced, so its trace stays consistent.
-            guard state.streamOpen, state.wasSeenInStream(output.announcedEpoch) else { return }
-            state.announce(output, subscribers: subscribers, except: nil)
-            for subscription in subscribers {
-                state.writeUnbound(&subscription.pointee, of: output, reason: .outputReleased, cause: bt_cause())
-            }
-            state.append(.released(output: output.id))
-        }
-    }
-
-    static func edge(
-        from source: OutputTraceInfo, to derived: OutputTraceInfo, kind: OutputKind, sourceSubscribers: SubscriberProbes
-    ) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.announce(source, subscribers: sourceSubscribers, except: nil)
-            // Announced with its subscribers just before, under its own lock; again here only if a
-            // sink joined in between (then without them: this thread holds only the source's lock).
-            state.announce(derived, preexisting: true, scope: 0, cause: bt_cause())
-            state.append(.edge(source: source.id, derived: derived.id, operation: kind))
-        }
-    }
-
-    static func innerSwitch(flatMap: OutputTraceInfo, inner: OutputTraceInfo, innerSubscribers: SubscriberProbes) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.announce(flatMap, preexisting: true, scope: 0, cause: bt_cause())
-            state.announce(inner, subscribers: innerSubscribers, except: nil)
-            state.append(.innerSwitch(flatMap: flatMap.id, inner: inner.id))
-        }
-    }
-
-    /// Announces `output` and its subscribers to the sinks that have not seen it.
-    static func announce(_ output: OutputTraceInfo, subscribers: SubscriberProbes) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.announce(output, subscribers: subscribers, except: nil)
-        }
-    }
-
-    static func labelChanged(_ output: OutputTraceInfo, to label: String, subscribers: SubscriberProbes) {
-        withLock { state in
-            output.label = label
-            guard state.streamOpen, state.wasSeenInStream(output.announcedEpoch) else { return }
-            if output.announcedEpoch != state.epoch {
-                // Announcing it writes the new label with it.
-                state.announce(output, subscribers: subscribers, except: nil)
-                return
-            }
-            let labelID = state.intern(label)
-            state.append(.label(output: output.id, label: labelID))
-        }
-    }
-
-    /// The Subscription of `subscription`, still bound to `output`, was added to a container. An
-    /// Output this recording has not announced is announced first, with its subscriptions, so the id
-    /// names a binding the trace knows (one bound before the recording started). Output's lock held.
-    @usableFromInline
-    static func subscriptionContained(
-        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
-        subscribers: SubscriberProbes, containerID: UInt64
-    ) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.announce(output, subscribers: subscribers, except: nil)
-            state.append(.contained(subscription: subscription.pointee.recordedID(), container: containerID))
-        }
-    }
-
-    /// The combine `derived` stopped for good: its source `source` was released (just before).
-    static func stopped(_ derived: OutputTraceInfo, source: OutputTraceInfo) {
-        withLock { state in
-            guard state.streamOpen, state.wasSeenInStream(derived.announcedEpoch),
-                state.wasSeenInStream(source.announcedEpoch)
-            else { return }
-            state.append(.stopped(derived: derived.id, source: source.id))
-        }
-    }
-
-    /// The handle of `subscription`, still bound to `output`, was released. An Output this recording
-    /// has not announced is announced first, with its subscriptions, so the id names a binding the
-    /// trace knows (one bound before the recording started). Output's lock held.
-    @usableFromInline
-    static func handleReleased(
-        _ subscription: UnsafeMutablePointer<SubscriptionProbe>, of output: OutputTraceInfo,
-        subscribers: SubscriberProbes
-    ) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.announce(output, subscribers: subscribers, except: nil)
-            state.append(.handleReleased(subscription: subscription.pointee.recordedID()))
-        }
-    }
-
-    static func scopeBegan(id: UInt64, parent: UInt64, name: String, file: BindTrace.ScopeFile, line: UInt) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            let nameID = state.intern(name)
-            let fileID =
-                switch file {
-                case .literal(let file): state.intern(file)
-                case .text(let file): state.intern(file)
-                }
-            state.append(.scopeBegin(id: id, parent: parent, name: nameID, file: fileID, line: UInt64(line)))
-        }
-    }
-
-    static func scopeEnded(id: UInt64) {
-        withLock { state in
-            guard state.streamOpen else { return }
-            state.append(.scopeEnd(id: id))
-        }
-    }
-
-    static func mark(_ name: String) {
-        let scope = BindTrace.currentScope
-        withLock { state in
-            guard state.streamOpen else { return }
-            let nameID = state.intern(name)
-            state.append(.mark(name: nameID, scope: scope))
-        }
-    }
-
-    /// A bounded `String(describing:)` of `value`, cut at a character boundary.
-    @usableFromInline
-    static func preview<Value>(of value: Value) -> [UInt8] {
-        TraceFormat.truncated(String(describing: value), to: TraceFormat.maximumPreviewLength)
     }
 
     /// One line on standard error, without touching the non-Sendable `stderr` global.

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Writes a timeline as Chrome trace-event JSON (`{"traceEvents":[…]}`), for tools that read only
 /// JSON, streamed to a file one event per line.

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Writes a timeline as a Perfetto trace: a `Trace` of `TracePacket`s holding `TrackDescriptor`s and
 /// `TrackEvent`s (protos/perfetto/trace in google/perfetto), streamed to a file.

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// Why an export stopped: the trace could not be read, or the output could not be written.

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Keeps every `stride`-th element of a stream, doubling `stride` whenever it holds too many.
 ///

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Builds an HTML document as text. Every `text(_:)` and attribute value is escaped; `raw(_:)` is
 /// only for markup this module writes itself.

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 /// Draws the marble timeline: one small inline SVG per Output on a shared time axis.
 ///

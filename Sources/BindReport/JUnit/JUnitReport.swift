@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 
 /// Renders `junit.xml`: each finding kind is a check that CI systems show as tests.
 ///

@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// Renders `findings.sarif`: SARIF 2.1.0, as GitHub code scanning and IDE SARIF viewers read it.

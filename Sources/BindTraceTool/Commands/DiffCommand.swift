@@ -2,7 +2,7 @@ import ArgumentParser
 import BindAnalysis
 import BindDiff
 @_spi(Harness) import BindGraph
-import BindOutput
+import BindText
 
 /// `bind-trace diff BASE HEAD`: what changed between two runs — findings, the site graph, per-site counts.
 struct DiffCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// `bind-trace dump TRACE…`: every event as one JSON object per line.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindExport
-import BindOutput
+import BindText
 
 extension TimelineFormat: ExpressibleByArgument {}
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 @_spi(Harness) import BindGraph
-import BindOutput
+import BindText
 import Foundation
 
 /// `bind-trace graph FILE -o graph.svg`: the Outputs, their dependencies, subscribers and findings, drawn.

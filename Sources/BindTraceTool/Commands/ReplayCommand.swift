@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// `bind-trace replay TRACE…`: the story of the trace, nested by cause, or the state at one moment.

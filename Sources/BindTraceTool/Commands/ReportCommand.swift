@@ -1,8 +1,8 @@
 import ArgumentParser
 import BindAnalysis
 @_spi(Harness) import BindGraph
-import BindOutput
 @_spi(Harness) import BindReport
+import BindText
 import BindTraceModel
 import Foundation
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindOutput
+import BindText
 
 /// `bind-trace serve TRACE|DIR [--follow]`: the interactive report, live, over HTTP.
 struct ServeCommand: ParsableCommand {

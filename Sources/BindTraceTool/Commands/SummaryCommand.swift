@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// `bind-trace summary TRACE…`: what each trace holds, in numbers.

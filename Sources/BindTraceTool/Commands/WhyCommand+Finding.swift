@@ -1,6 +1,6 @@
 import BindAnalysis
-import BindOutput
 import BindReport
+import BindText
 import BindTraceModel
 
 /// `bind-trace why TRACE --finding N|FINGERPRINT`: the life of one finding (``FindingStory``), then

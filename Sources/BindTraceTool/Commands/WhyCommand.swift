@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// `bind-trace why TRACE`: the causal chain of one event, from the app's call down to it.

@@ -1,6 +1,6 @@
 #if Serve
 import BindLive
-import BindOutput
+import BindText
 import BindReport
 import Foundation
 import NIOCore

@@ -1,6 +1,6 @@
 import ArgumentParser
-import BindOutput
 @_spi(Harness) import BindReport
+import BindText
 import Foundation
 
 /// Known findings that do not fail the run: read with `--baseline FILE`, written with

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 
 #if canImport(Glibc)
 import Glibc

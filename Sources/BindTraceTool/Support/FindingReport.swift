@@ -1,7 +1,7 @@
 import ArgumentParser
 import BindAnalysis
-import BindOutput
 import BindReport
+import BindText
 import BindTraceModel
 
 /// Prints the findings of a run for editors, CI logs and scripts, and chooses the exit status:

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindOutput
+import BindText
 import BindTraceModel
 
 #if canImport(Glibc)

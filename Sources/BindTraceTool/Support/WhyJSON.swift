@@ -1,5 +1,5 @@
 import BindAnalysis
-import BindOutput
+import BindText
 import BindTraceModel
 
 /// `bind-trace why --format json`: a ``WhyChain`` as one JSON document. docs/cli.md ("why") gives

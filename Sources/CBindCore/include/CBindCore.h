@@ -12,16 +12,16 @@ typedef struct {
     uint32_t depth;
     /// The deferred work (an unmanaged Swift object), or NULL.
     void *deferred;
-} bind_cascade_state;
+} bind_core_cascade_state;
 
 /// Defined once, in CBindCore.c; the inline accessor below reaches that one variable from any module.
-extern _Thread_local bind_cascade_state bind_cascade_current;
+extern _Thread_local bind_core_cascade_state bind_core_cascade_current;
 
 /// The calling thread's cascade state.
-static inline bind_cascade_state *bind_cascade_slot(void) { return &bind_cascade_current; }
+static inline bind_core_cascade_state *bind_core_cascade_slot(void) { return &bind_core_cascade_current; }
 
 /// A new identity for a SubscriptionContainer in traces: never 0, never reused in a process.
-uint64_t bind_new_container_id(void);
+uint64_t bind_core_new_container_id(void);
 
 /// An Output's lock where the platform has no unfair lock (Linux): one atomic exchange to take it,
 /// a plain release store to give it back (then one load), so a round trip costs one atomic
@@ -38,19 +38,19 @@ typedef struct {
     _Atomic(int) parked;
     /// 1 from a wake until a woken waiter runs: later unlocks make no system call meanwhile.
     _Atomic(int) waking;
-} bind_lock;
-void bind_lock_wait(bind_lock *lock);
-void bind_lock_wake(bind_lock *lock);
-__attribute__((always_inline)) static inline void bind_lock_lock(bind_lock *lock) {
-    if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bind_lock_wait(lock);
+} bind_core_lock;
+void bind_core_lock_wait(bind_core_lock *lock);
+void bind_core_lock_wake(bind_core_lock *lock);
+__attribute__((always_inline)) static inline void bind_core_lock_lock(bind_core_lock *lock) {
+    if (__builtin_expect(atomic_exchange_explicit(&lock->held, 1, memory_order_acquire), 0)) bind_core_lock_wait(lock);
 }
 /// Takes the lock if it is free; never waits (for a signal handler).
-__attribute__((always_inline)) static inline bool bind_lock_trylock(bind_lock *lock) {
+__attribute__((always_inline)) static inline bool bind_core_lock_trylock(bind_core_lock *lock) {
     return atomic_exchange_explicit(&lock->held, 1, memory_order_acquire) == 0;
 }
-__attribute__((always_inline)) static inline void bind_lock_unlock(bind_lock *lock) {
+__attribute__((always_inline)) static inline void bind_core_lock_unlock(bind_core_lock *lock) {
     atomic_store_explicit(&lock->held, 0, memory_order_release);
-    if (__builtin_expect(atomic_load_explicit(&lock->parked, memory_order_relaxed) != 0, 0)) bind_lock_wake(lock);
+    if (__builtin_expect(atomic_load_explicit(&lock->parked, memory_order_relaxed) != 0, 0)) bind_core_lock_wake(lock);
 }
 
 #endif

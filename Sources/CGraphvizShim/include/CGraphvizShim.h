@@ -6,8 +6,8 @@
 // - `gvRenderData`'s length is `unsigned int *` up to Graphviz 12 and `size_t *` from 13;
 //   `bind_gv_render` always reports a `size_t`.
 // None of these functions is thread-safe: the caller serialises every call (Graphviz is not).
-#ifndef BIND_CGRAPHVIZ_SHIM_H
-#define BIND_CGRAPHVIZ_SHIM_H
+#ifndef CGRAPHVIZSHIM_H
+#define CGRAPHVIZSHIM_H
 
 #include <stddef.h>
 #include <gvc.h>

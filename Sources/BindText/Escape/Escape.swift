@@ -1,7 +1,7 @@
 /// Every escaper of the package: one function per place a string from a trace can land.
 ///
 /// A trace is untrusted, and escaping is where that trust is enforced, so it lives here once, each
-/// destination with its own hostile-input tests (`Tests/BindOutputTests/Escape*Tests.swift`):
+/// destination with its own hostile-input tests (`Tests/BindTextTests/Escape*Tests.swift`):
 ///
 /// | destination | function |
 /// |---|---|

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BindOutput
+@testable import BindText
 
 @Suite("AtomicFile: readers see the old contents or the whole new ones")
 struct AtomicFileTests {

@@ -1,10 +1,14 @@
-// The instrumentation points of the core, in one place.
+// The instrumentation points of the core, in one place: this file is the plain build's.
 //
 // `Output`, `Subscription`, `SubscriptionContainer`, `Binder` and the operators call these probes at
 // fixed points of each operation (create, bind, update, unbind, release, edge, switch). Without the
 // `Tracing` trait, every probe below is an empty value and every call an empty `@inlinable`
-// function: the optimiser removes them, and the core runs as if uninstrumented. With the trait,
-// Probe+Recorder.swift gives the same names bodies that call `TraceRecorder`.
+// function: the optimiser removes them, and the core runs as if uninstrumented.
+//
+// With the trait, this file compiles to nothing and every other file of this folder gives the same
+// names bodies, one file per type (`OutputProbe.swift`, `Probe.swift`, ...): each calls `TraceRecorder`
+// while a trace is recorded, and does as little as a flag check while none is. A probe added here
+// needs its twin there, with the same signature: the core compiles against both.
 import BindTraceFormat
 
 #if !Tracing

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Testing
 
 @Suite("JSONValue: the one JSON writer")

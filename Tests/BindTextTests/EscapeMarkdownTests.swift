@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Testing
 
 @Suite("Escape.markdown: trace text inert in a pull-request comment")

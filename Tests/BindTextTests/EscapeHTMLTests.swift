@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Testing
 
 @Suite("Escape.htmlText and Escape.htmlAttribute: trace text stays text in the HTML report")

@@ -1,5 +1,6 @@
 // What a bound closure captures, read when it is bound (docs/captures.md): the facts the analysis
-// judges retain cycles and handed-over work by. Built only with the `Tracing` trait.
+// judges retain cycles and handed-over work by. The Tracing build's `CaptureProbe`; the plain build's,
+// with empty bodies, is in UntracedProbes.swift.
 import BindTraceFormat
 
 #if Tracing
@@ -27,18 +28,18 @@ struct CaptureProbe {
 
     @inlinable
     init<Argument, Result>(_ closure: @escaping (Argument) -> Result) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @inlinable
     init<First, Second, Result>(_ closure: @escaping (First, Second) -> Result) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     /// A bound closure's shape, read without a reabstraction thunk (see `ClosureCaptures`).
     @inlinable
     init<Argument>(_ closure: @escaping (Argument) -> Void) {
-        self = bt_is_recording() ? CaptureProbe.read(closure) : .none
+        self = bind_trace_is_recording() ? CaptureProbe.read(closure) : .none
     }
 
     @usableFromInline

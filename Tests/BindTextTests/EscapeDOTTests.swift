@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Testing
 
 @Suite("Escape.dotLabel and Escape.dotHTMLLabel: Graphviz draws trace text literally")

@@ -1,4 +1,4 @@
-import BindOutput
+import BindText
 import Testing
 
 @Suite("Escape.terminal: trace strings cannot drive a terminal or a CI log")
