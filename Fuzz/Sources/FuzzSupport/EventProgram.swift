@@ -107,12 +107,13 @@ public struct EventProgram {
     /// The kinds an opcode's last value shares, chosen by one more byte: every kind of the format is
     /// generated (`EventKindConformanceTests` checks the list against the format's tags).
     private mutating func rarerKind(_ sequence: UInt64) -> TraceEvent.Kind {
-        switch small(6) {
+        switch small(7) {
         case 0: return .labeled(output: small(), label: string())
         case 1: return .subscriptionContained(subscription: small(), container: small(4))
         case 2: return .handleReleased(subscription: small())
         case 3: return .stopped(derived: small(), source: small())
         case 4: return .calledAt(event: sequence > 1 ? sequence - 1 - small(4) % (sequence - 1) : 1, site: site())
+        case 5: return .resumed(delivery: cause(sequence), cause: cause(sequence))
         default:
             let strengths: [TraceEvent.Capture.Strength] = [.strong, .weak, .unowned, .unknown]
             let captures = (0..<small(4)).map { _ in
@@ -145,7 +146,8 @@ public struct EventProgram {
         case .handleReleased: [15, 2]
         case .stopped: [15, 3]
         case .calledAt: [15, 4]
-        case .captured: [15, 5]
+        case .resumed: [15, 5]
+        case .captured: [15, 6]
         }
     }
 }
