@@ -140,7 +140,8 @@ let package = Package(
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindOutputTests", dependencies: ["BindOutput"]),
-        .testTarget(name: "BindLiveTests", dependencies: ["BindLive", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(
+            name: "BindLiveTests", dependencies: ["BindLive", "BindAnalysis", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindExportTests",
             dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindOutput", "BindTraceTestSupport"],

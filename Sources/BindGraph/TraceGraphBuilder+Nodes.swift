@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// The nodes of the picture: an Output (or a ×N group of them), a subscriber group, and the edges drawn from them.

@@ -19,5 +19,5 @@ public enum OutputKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// Whether this kind is made by an operator from other Outputs.
-    public var isDerived: Bool { self != .output && self != .relay }
+    package var isDerived: Bool { self != .output && self != .relay }
 }

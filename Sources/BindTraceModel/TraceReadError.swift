@@ -57,7 +57,7 @@ public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a trace is not whole (``TraceReader/gaps``).
-public enum TraceGap: Hashable, Sendable, CustomStringConvertible {
+package enum TraceGap: Hashable, Sendable, CustomStringConvertible {
     /// The recorder could not write this many events (a failed write: disk full, file removed).
     case lostEvents(UInt64)
     /// The trace ends inside a record; this many bytes were ignored.
@@ -65,7 +65,7 @@ public enum TraceGap: Hashable, Sendable, CustomStringConvertible {
     /// The recording did not stop normally: the process was killed, crashed, or is still running.
     case noEndRecord
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .lostEvents(let count): "the recorder lost \(count) events"
         case .cutShort(let bytes): "the trace is cut short (\(bytes) bytes of an incomplete record ignored)"

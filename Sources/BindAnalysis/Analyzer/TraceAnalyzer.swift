@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Everything the analysis of one trace found.
 public struct AnalysisResult: Sendable {
@@ -10,8 +10,8 @@ public struct AnalysisResult: Sendable {
     public var warnings: [TraceWarning]
     public var summary: TraceSummary
     /// The graph at the end of the trace, or right after ``AnalysisOptions/stateAt`` when set
-    /// (empty when the trace has no such event).
-    public var state: GraphState
+    /// (empty when the trace has no such event): for `bind-trace graph` and the report's drawings.
+    package var state: GraphState
     /// What could not be judged and may matter (``AnalysisNote``): never a finding.
     public var notes: [AnalysisNote] = []
     /// Whether the trace named ``AnalysisOptions/focusScope`` (always true without one).
@@ -37,7 +37,7 @@ public enum TraceAnalyzer {
     }
 
     /// Analyses every remaining event of `reader`.
-    public static func analyze(reader: TraceReader, options: AnalysisOptions = AnalysisOptions())
+    package static func analyze(reader: TraceReader, options: AnalysisOptions = AnalysisOptions())
         throws(TraceReadError) -> AnalysisResult
     {
         let replay = Replay(options: options, reading: reader)
@@ -115,7 +115,7 @@ public enum TraceAnalyzer {
     }
 
     /// Analyses events already decoded (tests, hand-built traces).
-    public static func analyze<Events: Sequence<TraceEvent>>(
+    @_spi(Harness) public static func analyze<Events: Sequence<TraceEvent>>(
         events: Events, options: AnalysisOptions = AnalysisOptions()
     ) -> AnalysisResult {
         let replay = Replay(options: options)

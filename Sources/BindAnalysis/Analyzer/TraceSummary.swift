@@ -30,7 +30,7 @@ public struct TraceSummary: Hashable, Sendable {
     public var traceErrors: Int
     /// Wasted updates: the sites whose Outputs were most often updated with the value they had
     /// (``RedundantUpdates``, at most 10, most first; empty for a trace without value previews).
-    public var redundantUpdates: [RedundantUpdates] = []
+    package var redundantUpdates: [RedundantUpdates] = []
 
     public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {
         lhs.events == rhs.events && lhs.eventsByKind.elementsEqual(rhs.eventsByKind, by: ==)
