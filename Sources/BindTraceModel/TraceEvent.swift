@@ -2,7 +2,9 @@ import BindTraceFormat
 
 /// A place in the user's source: `Module/File.swift` and a line, as recorded from `#fileID`/`#line`.
 public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The file as `#fileID` spells it: `Module/File.swift`.
     public var file: String
+    /// The line in `file`, counted from 1.
     public var line: UInt
 
     @_spi(Harness) public init(file: String, line: UInt) {
@@ -19,6 +21,7 @@ public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertibl
         return String(file[..<slash])
     }
 
+    /// Orders sites by file, then line: the order findings and reports list them in.
     public static func < (lhs: SourceSite, rhs: SourceSite) -> Bool {
         (lhs.file, lhs.line) < (rhs.file, rhs.line)
     }

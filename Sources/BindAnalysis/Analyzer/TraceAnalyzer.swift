@@ -2,12 +2,13 @@
 
 /// Everything the analysis of one trace found.
 public struct AnalysisResult: Sendable {
-    /// Every finding, sorted by site (``Finding/siteOrder(_:_:)``).
+    /// Every finding, sorted by site (file, then line; findings without a site last), then kind and message.
     public var findings: [Finding]
     /// Where the trace contradicts itself (at most ``AnalysisOptions/maximumTraceErrors``).
     public var traceErrors: [TraceError]
     /// Problems that did not stop reading: a trace cut short, record kinds this reader skips.
     public var warnings: [TraceWarning]
+    /// What the trace holds, in numbers: events, Outputs by kind, the busiest sites, findings by kind.
     public var summary: TraceSummary
     /// The graph at the end of the trace, or right after ``AnalysisOptions/stateAt`` when set
     /// (empty when the trace has no such event): for `bind-trace graph` and the report's drawings.
@@ -20,14 +21,23 @@ public struct AnalysisResult: Sendable {
 
 /// Analyses a whole trace in one call: read, replay, judge.
 ///
+/// The analysis API for a program of one's own (a gate, an IDE view): the same judgement as
+/// `bind-trace check`, as values.
+///
 /// ```swift
 /// let result = try TraceAnalyzer.analyze(path: "app.trace", options: AnalysisOptions(atExit: true))
 /// for finding in result.findings { print(finding.compilerStyle) }
+/// print(result.summary.events, "events;", result.summary.liveOutputs, "Outputs alive at the end")
+/// if !result.summary.isComplete { print("the recording did not stop normally") }
 /// ```
 /// - Complexity: O(*n*) in the trace's events; memory proportional to what is alive at once.
 public enum TraceAnalyzer {
     /// Reads and analyses the trace file at `path`.
     ///
+    /// - Parameters:
+    ///   - path: a trace file, as `BIND_TRACE` or `BindTrace.startRecording(toFile:)` wrote it.
+    ///   - options: what to judge; by default every kind of finding, in every scope that ended.
+    /// - Returns: the findings, the summary, the notes, and the trace's warnings and errors.
     /// - Throws: ``TraceReadError`` when the file cannot be opened or is not a readable trace. A
     ///   trace cut short is read up to the cut, with a warning.
     public static func analyze(path: String, options: AnalysisOptions = AnalysisOptions()) throws(TraceReadError)
