@@ -57,11 +57,12 @@ format: setup
 
 ## The public API of both builds (plain, Tracing) against the checked-in list, docs/public-api.txt (SPI
 ## excluded): fails when a public symbol appears, disappears or changes without the list changing.
-## `Scripts/public-api.py --update` rewrites the list. Then every public symbol of Bind and BindTesting must have a
-## `///` comment of its own (`Scripts/doc-coverage.py --missing` lists what lacks one, in every module).
+## `Scripts/public-api.py --update` rewrites the list. Then every public symbol must have a `///` comment of its
+## own: those of Bind and BindTesting, and of the analysis API (BindAnalysis, and the trace's values it names from
+## BindTraceModel and BindTraceFormat). `Scripts/doc-coverage.py --missing` lists what lacks one, in every module.
 api:
 	Scripts/public-api.py
-	Scripts/doc-coverage.py --check Bind BindTesting
+	Scripts/doc-coverage.py --check Bind BindTesting BindAnalysis BindTraceModel BindTraceFormat
 
 ## The DocC documentation of Bind and BindTesting (their catalogs: Sources/Bind/Bind.docc,
 ## Sources/BindTesting/BindTesting.docc) through swift-docc-plugin, failing on any DocC warning. The archives go to

@@ -12,14 +12,21 @@ import PackageDescription
 let package = Package(
     name: "Bind",
     platforms: [.macOS(.v13), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    // docs/architecture.md, "Products and their public API", says what each is for and why it is public.
     products: [
+        // Supported: the library an app links, its test helpers, the analysis API for programs that judge
+        // traces themselves (`TraceAnalyzer.analyze(path:)`; `import BindAnalysis` is all of it), and the tool.
         .library(name: "Bind", targets: ["Bind"]),
-        .library(name: "BindTraceModel", targets: ["BindTraceModel"]),
+        .library(name: "BindTesting", targets: ["BindTesting"]),
         .library(name: "BindAnalysis", targets: ["BindAnalysis"]),
+        .executable(name: "bind-trace", targets: ["BindTraceTool"]),
+        // Not supported: only for this repository's harness packages, which depend on this one by path and
+        // reach the machinery through `@_spi(Harness) import` (SPI is no promise to users). The fuzzers of
+        // Fuzz/ read traces (BindTraceModel) and write graphs and reports from hostile labels (BindGraph,
+        // BindReport); Benchmarks/ times the Graphviz renderer (BindGraph).
+        .library(name: "BindTraceModel", targets: ["BindTraceModel"]),
         .library(name: "BindGraph", targets: ["BindGraph"]),
         .library(name: "BindReport", targets: ["BindReport"]),
-        .library(name: "BindTesting", targets: ["BindTesting"]),
-        .executable(name: "bind-trace", targets: ["BindTraceTool"]),
     ],
     traits: [
         .trait(
@@ -53,7 +60,8 @@ let package = Package(
         ),
         .target(name: "BindTraceModel", dependencies: ["BindTraceFormat", "BindText"]),
         // The reader side never depends on `Bind`, so `bind-trace` built with `--traits Tracing` holds no recorder.
-        // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`).
+        // BindTraceModel re-exports BindTraceFormat (its public API is built on `OutputKind`, `UnbindReason`), and
+        // BindAnalysis re-exports BindTraceModel (its results name `SourceSite`, `TraceReadError`, `TraceWarning`).
         .target(name: "BindAnalysis", dependencies: ["BindTraceModel", "BindText"]),
         .systemLibrary(
             name: "CGraphviz",
@@ -146,7 +154,8 @@ let package = Package(
                 "AppCorpus", "Bind", "BindTraceModel", "BindAnalysis", "BindTesting", "BindTraceTestSupport",
             ]),
         .testTarget(name: "BindTextTests", dependencies: ["BindText"]),
-        .testTarget(name: "BindLiveTests", dependencies: ["BindLive", "BindTraceModel", "BindTraceTestSupport"]),
+        .testTarget(
+            name: "BindLiveTests", dependencies: ["BindLive", "BindAnalysis", "BindTraceModel", "BindTraceTestSupport"]),
         .testTarget(
             name: "BindExportTests",
             dependencies: ["BindExport", "BindAnalysis", "BindTraceModel", "BindText", "BindTraceTestSupport"],

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Tells a trace's events one line each, naming Outputs, subscriptions and scopes as ``Narrator``
 /// does, so `bind-trace replay`'s story and the report's event table read the same.

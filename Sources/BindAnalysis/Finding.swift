@@ -7,15 +7,25 @@ import BindTraceModel
 public struct Finding: Hashable, Sendable {
     /// The kind of problem; the raw values are the exact strings of the command line and reports.
     public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
+        /// A subscription still bound after the work that bound it ended, that nothing can unbind any more.
         case leakedSubscription = "leaked-subscription"
+        /// An Output made inside a scope and kept alive after the scope ended by what the scope bound.
         case leakedOutput = "leaked-output"
+        /// A bound closure captures its Output's owner strongly: owner → Output → closure → owner.
         case retainCycle = "retain-cycle"
+        /// One target bound from the same line to several Outputs at once (or to one Output twice).
         case duplicateBinding = "duplicate-binding"
+        /// A Binder still bound, and still receiving values, after its target is gone.
         case danglingBinder = "dangling-binder"
+        /// An Output updated again while its own update was still propagating.
         case feedbackCycle = "feedback-cycle"
+        /// Derived Outputs that depend on each other in a circle.
         case structuralCycle = "structural-cycle"
+        /// One update reached a combine or merge through two paths: it delivered twice, first with a stale value.
         case glitch
+        /// Updates that delivered the value their Output already had (a note).
         case redundantUpdate = "redundant-update"
+        /// A combine that stopped for good because one of its sources was released (a note).
         case stoppedCombine = "stopped-combine"
 
         /// How serious the kind is, for `--fail-on`.
@@ -68,13 +78,20 @@ public struct Finding: Hashable, Sendable {
             }
         }
 
+        /// Orders kinds by their raw value (`dangling-binder` before `duplicate-binding`).
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// How serious a finding is, from `note` to `error`: what `--fail-on` compares with.
     public enum Severity: String, Hashable, Sendable, Comparable {
         /// Worth knowing, not a defect by itself: never fails a run or a test unless asked (`--fail-on note`).
         case note
-        case warning, error
+        /// A defect to fix (leaks, duplicate bindings, dangling Binders, glitches): `bind-trace check` fails on it
+        /// by default.
+        case warning
+        /// A defect that can make updates loop (cycles): `bind-trace check` fails on it by default, and
+        /// `--fail-on error` on it alone.
+        case error
 
         private var rank: Int {
             switch self {
@@ -84,12 +101,15 @@ public struct Finding: Hashable, Sendable {
             }
         }
 
+        /// Orders severities from the least serious: `note` < `warning` < `error`.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// Another source line involved in a finding, with what it is.
     public struct Related: Hashable, Sendable {
+        /// The other line.
         public var site: SourceSite
+        /// What the line is to the finding: `'title' (String) is created here`, `the root update is called here`.
         public var note: String
         /// The Output whose creation line this is (0: none), so the replay can say when it was made
         /// before the trace began.
@@ -118,18 +138,21 @@ public struct Finding: Hashable, Sendable {
         }
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
+    /// How serious it is: its kind's ``Kind/severity``.
     public var severity: Severity { kind.severity }
     /// One line, without the site: `subscription to 'title' (String) is still bound after scope 'cell'`.
     public var message: String
     /// The line to look at; `nil` only when the trace had no site for it.
     public var site: SourceSite?
+    /// The other lines involved, each with what it is (where the Output was made, bound again, …).
     public var related: [Related]
-    /// The Outputs involved (trace ids), for drawing findings on the graph.
+    /// The Outputs involved, by trace id: what `bind-trace why` and `replay` take as `--output-id`.
     public var outputs: [UInt64]
     /// The subscriptions involved (trace ids).
     public var subscriptions: [UInt64]
-    /// The sequence number of the event where the problem showed.
+    /// The sequence number of the event where the problem showed (`bind-trace why --event`).
     public var event: UInt64
     /// What the finding is about when its message also holds what changes from run to run (the
     /// values that told rows apart): its fingerprint is made of this. `nil`: the message.

@@ -1,5 +1,5 @@
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Names Outputs, subscriptions and Binder targets the way the user wrote them, for every message.
 ///
@@ -15,7 +15,7 @@ import BindTraceModel
 ///
 /// The findings, `bind-trace replay`'s story and the report's event table (through
 /// ``EventNarrator``) all use it, so one Output reads the same everywhere.
-public enum Narrator {
+package enum Narrator {
     /// An Output's name: `'title' (String)`; unlabelled, `Relay<Int> at Model.swift:4` for a
     /// source and `map → String at Feed.swift:12` for an operator's Output.
     package static func name(kind: OutputKind, valueType: String, site: SourceSite, label: String?) -> String {
@@ -63,7 +63,7 @@ public enum Narrator {
     }
 
     /// The name of an Output as the replay sees it.
-    public static func name(of output: OutputState) -> String {
+    package static func name(of output: OutputState) -> String {
         name(kind: output.kind, valueType: output.valueType, site: output.site, label: output.label)
     }
 
@@ -72,7 +72,7 @@ public enum Narrator {
 
     /// A subscription: `Binder to Label bound at Cell.swift:30`, `closure bound at Screen.swift:12`,
     /// `map's own subscription at Feed.swift:12` for an operator's.
-    public static func name(of subscription: SubscriptionState) -> String {
+    package static func name(of subscription: SubscriptionState) -> String {
         if subscription.isInternal { return "operator's own subscription at \(place(subscription.site))" }
         return "\(what(target: subscription.target)) bound at \(place(subscription.site))"
     }
@@ -83,7 +83,7 @@ public enum Narrator {
     }
 
     /// A Binder target: its type name, without the module.
-    public static func name(of target: BinderTarget) -> String {
+    package static func name(of target: BinderTarget) -> String {
         guard let dot = target.type.lastIndex(of: "."), !target.type.contains("<") else {
             return shortened(target.type)
         }

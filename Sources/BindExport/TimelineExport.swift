@@ -1,6 +1,6 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The file formats a trace can be exported to.
 package enum TimelineFormat: String, CaseIterable, Sendable {

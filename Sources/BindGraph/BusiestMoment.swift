@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// The moment a graph is drawn at when nothing is alive at the end of its trace: right after the first
 /// event at which the most Outputs were alive.

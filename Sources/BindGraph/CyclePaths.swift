@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// The paths of cycle findings, as the graph draws them.

@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// What keeps each leak alive (``ReferencePath``), as the graph emphasises it: the operator edges

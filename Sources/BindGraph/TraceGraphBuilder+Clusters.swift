@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// Which box a node goes in (by file, by module, or none) and the boxes drawn.

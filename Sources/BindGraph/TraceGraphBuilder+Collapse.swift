@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// Which Outputs share a node: each alone, or repeated identical structures as one "×N" node.

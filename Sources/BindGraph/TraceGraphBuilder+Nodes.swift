@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindText
 import BindTraceModel
 

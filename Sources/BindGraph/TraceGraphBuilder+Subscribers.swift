@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// The subscriptions of each Output, grouped into the subscriber nodes drawn.
 extension TraceGraphBuilder {

@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// Turns the binding graph of a trace (a ``GraphState``) and its findings into a ``GraphDocument``.

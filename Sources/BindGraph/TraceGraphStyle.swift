@@ -1,4 +1,4 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTraceModel
 
 /// How the trace graph looks: one colour and shape per Output kind, one line style per operator,

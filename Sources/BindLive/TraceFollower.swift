@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 #if canImport(Glibc)
 import Glibc

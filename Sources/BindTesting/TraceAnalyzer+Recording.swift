@@ -2,7 +2,7 @@
 // (BindTraceModel, BindAnalysis, BindGraph, BindReport) and `bind-trace` never link `Bind` and its recorder.
 import Bind
 import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 extension TraceAnalyzer {
     /// Analyses a capture, judging only what its body did: other threads record into the same

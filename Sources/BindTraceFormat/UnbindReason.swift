@@ -9,6 +9,8 @@ public enum UnbindReason: UInt8, Sendable, CaseIterable, CustomStringConvertible
     /// The Output was released with the subscription still bound.
     case outputReleased = 3
 
+    /// The reason in words, as replays and reports print it: `unbind`, `unsubscribe`, `container`,
+    /// `output released`.
     public var description: String {
         switch self {
         case .unbind: "unbind"

@@ -5,7 +5,7 @@ import BindText
 /// Strings from the trace are untrusted: they are written by the one JSON string escaper,
 /// `Escape.jsonString` (RFC 8259 and inert on a terminal or in HTML), so each line is exactly one
 /// valid JSON object.
-public enum JSONLines {
+@_spi(Harness) public enum JSONLines {
     /// One event as a single-line JSON object.
     public static func line(for event: TraceEvent) -> String {
         var object = JSONObject()

@@ -2,10 +2,12 @@ import BindTraceFormat
 
 /// A place in the user's source: `Module/File.swift` and a line, as recorded from `#fileID`/`#line`.
 public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The file as `#fileID` spells it: `Module/File.swift`.
     public var file: String
+    /// The line in `file`, counted from 1.
     public var line: UInt
 
-    public init(file: String, line: UInt) {
+    @_spi(Harness) public init(file: String, line: UInt) {
         self.file = file
         self.line = line
     }
@@ -19,13 +21,14 @@ public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertibl
         return String(file[..<slash])
     }
 
+    /// Orders sites by file, then line: the order findings and reports list them in.
     public static func < (lhs: SourceSite, rhs: SourceSite) -> Bool {
         (lhs.file, lhs.line) < (rhs.file, rhs.line)
     }
 }
 
 /// Why an event happened: the subscription whose closure was running, and the event delivering to it.
-public struct TraceCause: Hashable, Sendable {
+@_spi(Harness) public struct TraceCause: Hashable, Sendable {
     /// The subscription whose closure was running on the thread.
     public var subscription: UInt64
     /// The sequence number of the update, fire or bind that was delivering to it.
@@ -38,7 +41,7 @@ public struct TraceCause: Hashable, Sendable {
 }
 
 /// The object a Binder delivers to.
-public struct BinderTarget: Hashable, Sendable {
+@_spi(Harness) public struct BinderTarget: Hashable, Sendable {
     /// The target's type name.
     public var type: String
     /// The target's identity while it lived (its address: may be reused after it is released).
@@ -51,7 +54,7 @@ public struct BinderTarget: Hashable, Sendable {
 }
 
 /// One recorded event.
-public struct TraceEvent: Hashable, Sendable {
+@_spi(Harness) public struct TraceEvent: Hashable, Sendable {
     /// 1 for the first event of the trace, then one more for each event.
     public var sequence: UInt64
     /// Nanoseconds since the trace started (monotonic clock).

@@ -2,14 +2,23 @@ import BindTraceFormat
 
 /// Why a trace could not be read. Every case names the byte offset where reading stopped.
 public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened; `reason` is the system's message.
     case cannotOpen(reason: String)
+    /// The file does not start with a trace's magic bytes: it is not a Bind trace.
     case notATrace
+    /// The file is shorter than a trace's 16-byte header (`length` bytes; 0: an empty file).
     case truncatedHeader(length: Int)
+    /// The trace was written in a format version this reader does not read (it reads 1.x).
     case unsupportedVersion(major: UInt16, minor: UInt16)
+    /// The record at `offset` claims more bytes than any record may hold: the file is corrupt.
     case recordTooLong(offset: Int, length: Int)
+    /// The record at `offset` (of kind `tag`) cannot be decoded; `reason` says why.
     case malformedRecord(offset: Int, tag: UInt8, reason: String)
+    /// The record at `offset` refers to a string the trace never defined.
     case unknownString(offset: Int, id: UInt64)
+    /// The record at `offset` defines a string id the trace had already defined.
     case stringDefinedTwice(offset: Int, id: UInt64)
+    /// Reading the file failed at `offset`; `reason` is the system's message.
     case readFailed(offset: Int, reason: String)
 
     /// The byte offset where the problem was found (0 for problems with the file as a whole).
@@ -22,6 +31,7 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// One line for a person: what is wrong and where, `corrupt record at offset 4096: claims …`.
     public var description: String {
         switch self {
         case .cannotOpen(let reason): "cannot open: \(reason)"
@@ -45,7 +55,9 @@ public enum TraceReadError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// Something wrong with a trace that does not stop reading it.
 public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
+    /// Where in the trace the problem is, in bytes from its start.
     public var offset: Int
+    /// What is wrong, in one line: `the recorder lost 12 events here`.
     public var message: String
 
     @_spi(Harness) public init(offset: Int, message: String) {
@@ -53,11 +65,12 @@ public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `offset 4096: message`.
     public var description: String { "offset \(offset): \(message)" }
 }
 
 /// Why a trace is not whole (``TraceReader/gaps``).
-public enum TraceGap: Hashable, Sendable, CustomStringConvertible {
+package enum TraceGap: Hashable, Sendable, CustomStringConvertible {
     /// The recorder could not write this many events (a failed write: disk full, file removed).
     case lostEvents(UInt64)
     /// The trace ends inside a record; this many bytes were ignored.
@@ -65,7 +78,7 @@ public enum TraceGap: Hashable, Sendable, CustomStringConvertible {
     /// The recording did not stop normally: the process was killed, crashed, or is still running.
     case noEndRecord
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .lostEvents(let count): "the recorder lost \(count) events"
         case .cutShort(let bytes): "the trace is cut short (\(bytes) bytes of an incomplete record ignored)"

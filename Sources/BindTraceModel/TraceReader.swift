@@ -19,7 +19,7 @@ import Musl
 /// while let event = try reader.next() { print(event.sequence, event.kind.name) }
 /// ```
 /// - Complexity: O(1) memory in the trace's length (plus its distinct strings).
-public final class TraceReader {
+@_spi(Harness) public final class TraceReader {
     /// Problems that did not stop reading: a cut-off end, unknown record kinds, a missing end record.
     public internal(set) var warnings: [TraceWarning] = []
     /// Whether the trace ended with the end record a recording writes when it stops normally.
@@ -69,7 +69,7 @@ public final class TraceReader {
     package let fileName: String?
     /// Why the trace is not whole, once it has been read to its end: empty for a whole trace. A
     /// gate should fail on a trace with gaps unless the user accepts incomplete traces.
-    public var gaps: [TraceGap] {
+    package var gaps: [TraceGap] {
         var gaps: [TraceGap] = []
         if lostEvents > 0 { gaps.append(.lostEvents(lostEvents)) }
         if ignoredBytes > 0 { gaps.append(.cutShort(ignoredBytes: ignoredBytes)) }

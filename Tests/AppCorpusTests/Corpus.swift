@@ -1,5 +1,5 @@
 import Bind
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTesting
 import BindTraceModel
 import Foundation

@@ -1,7 +1,7 @@
 #if Tracing
 import Bind
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 import Foundation
 import Testing
 

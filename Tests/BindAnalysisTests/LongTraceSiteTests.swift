@@ -1,7 +1,7 @@
 import Bind
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindTesting
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Foundation
 import Testing
 

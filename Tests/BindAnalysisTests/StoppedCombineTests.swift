@@ -1,6 +1,6 @@
 import Bind
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Testing
 

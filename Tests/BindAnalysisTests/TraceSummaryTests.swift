@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 @Suite("TraceSummary: activity by site")
 struct SiteActivityTests {

@@ -2,7 +2,7 @@ import Bind
 import BindTraceModel
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 /// Scopes carried to other threads: work that binds after its scope ended is judged with it, and a
 /// bind on a thread with no scope while scoped work runs is a note, never a finding.

@@ -1,3 +1,4 @@
+@_spi(Harness) import BindAnalysis
 import BindLive
 @_spi(Harness) import BindTraceModel
 import BindTraceTestSupport

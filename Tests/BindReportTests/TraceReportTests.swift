@@ -1,8 +1,8 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Foundation
 import Testing
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 @_spi(Harness) @testable import BindReport
 
 #if Tracing

@@ -1,6 +1,6 @@
 import Bind
 import BindTraceFormat
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing

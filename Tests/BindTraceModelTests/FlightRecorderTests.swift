@@ -1,5 +1,5 @@
 #if Tracing
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing

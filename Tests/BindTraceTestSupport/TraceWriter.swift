@@ -1,5 +1,5 @@
 import BindTraceFormat
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Writes a trace as the recorder would, with the format's own encoder: for tests of the reader and
 /// of every tool on traces the plain build cannot record, on damaged traces, and on large ones.

@@ -5,7 +5,8 @@ import Testing
 /// on this one, by path here, and enables its `Tracing` trait through a trait of its own, `Bind` for
 /// the app and `BindTesting` for its tests), a test target with XCTest and Swift Testing tests with
 /// planted leaks, the README's `swift test --parallel` line recording one trace per process,
-/// and one `bind-trace report` over them all.
+/// and one `bind-trace report` over them all. One of the tests also judges a trace of its own through
+/// the `BindAnalysis` product, as a program of one's own would: the analysis API is public.
 ///
 /// Slow (it builds a package): runs only with `BIND_E2E=1`, which `make test-e2e` (part of `make test`)
 /// sets. It needs the recorder's per-process traces (`BIND_TRACE=dir/` → `<executable>-<pid>.trace`).
@@ -17,7 +18,8 @@ struct EndToEndRecipeTests {
 
     /// The README's `Package.swift` (the block after its `<!-- recipe: Package.swift` marker), word for
     /// word but for where the dependency comes from: this checkout, by path, whose package name is its
-    /// folder's name. A README that no longer has those words fails here, so the two cannot drift.
+    /// folder's name; and the test target also takes the `BindAnalysis` product. A README that no
+    /// longer has those words fails here, so the two cannot drift.
     private static func manifest() throws -> String {
         let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
         var text = try #require(
@@ -27,6 +29,10 @@ struct EndToEndRecipeTests {
         text = text.replacingOccurrences(of: dependency, with: "path: \"\(root)\"")
         let product = #"package: "bind")"#
         try #require(text.components(separatedBy: product).count == 3, "Bind and BindTesting from \(product)")
+        let testing = #".product(name: "BindTesting", package: "bind")"#
+        try #require(text.contains(testing), "the tests take \(testing)")
+        text = text.replacingOccurrences(
+            of: testing, with: testing + #", .product(name: "BindAnalysis", package: "bind")"#)
         return text.replacingOccurrences(
             of: product, with: "package: \"\(URL(fileURLWithPath: root).lastPathComponent)\")")
     }
@@ -98,7 +104,9 @@ struct EndToEndRecipeTests {
 
     private static let swiftTests = """
         import Bind
+        import BindAnalysis
         import BindTesting
+        import Foundation
         import MyApp
         import Testing
 
@@ -121,6 +129,29 @@ struct EndToEndRecipeTests {
             BindTrace.scope("fourth screen") {
                 title.bind { _ in }  // planted leak: swift-testing-2
             }
+        }
+
+        // A program of one's own judging a trace with the BindAnalysis product: open a trace file,
+        // analyse it, read the findings and the summary. Other tests record into the capture while it
+        // runs, so the analysis judges the capture's own scope.
+        @Test func fifthScreenJudgedByTheAnalysisAPI() throws {
+            recordProcess(for: "swift-testing-3")
+            let title = Store.shared.title  // the app-wide store exists before the screen
+            let recording = try #require(
+                BindTrace.capture("fifth screen") {
+                    title.bind { _ in }  // planted leak: swift-testing-3
+                })
+            let path = NSTemporaryDirectory() + "fifth-screen-" + String(getpid()) + ".trace"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Data(recording.bytes).write(to: URL(fileURLWithPath: path))
+
+            let result = try TraceAnalyzer.analyze(path: path, options: AnalysisOptions(focusScope: recording.scope))
+            let leak = try #require(result.findings.first)
+            #expect(result.findings.count == 1)
+            #expect(leak.kind == .leakedSubscription && leak.severity == .warning)
+            #expect(leak.site?.file == "MyAppTests/LeakTests.swift")
+            #expect(result.summary.findingsByKind.map { $0.kind } == [.leakedSubscription])
+            #expect(result.summary.events > 0 && result.traceErrors.isEmpty)
         }
 
         """
@@ -179,6 +210,7 @@ struct EndToEndRecipeTests {
             ("xctest-2", "MyAppTests/LeakXCTests.swift", Self.xctests),
             ("swift-testing-1", "MyAppTests/LeakTests.swift", Self.swiftTests),
             ("swift-testing-2", "MyAppTests/LeakTests.swift", Self.swiftTests),
+            ("swift-testing-3", "MyAppTests/LeakTests.swift", Self.swiftTests),
         ]
         for leak in planted {
             let line = try #require(Self.line(of: "planted leak: \(leak.name)", in: leak.source))

@@ -1,5 +1,5 @@
 import BindTraceFormat
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import BindTraceTestSupport
 import Foundation
 import Testing

@@ -4,8 +4,8 @@
 // inputs starting with the trace magic, from the reader. Whatever the history — unbinding what was
 // never bound, releasing twice, cycles, causes into nowhere — the replay must record trace errors,
 // never crash or hang, and keep its own books straight.
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 import FuzzSupport
 
 runFuzzer { bytes in

@@ -16,7 +16,7 @@ public struct EventProgram {
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The events an input stands for.
-    public static func events(from bytes: [UInt8]) -> [TraceEvent] {
+    package static func events(from bytes: [UInt8]) -> [TraceEvent] {
         if bytes.starts(with: Array("BINDTRC\u{1A}".utf8)) {
             guard let reader = try? TraceReader(bytes: bytes) else { return [] }
             var events: [TraceEvent] = []
@@ -127,7 +127,7 @@ public struct EventProgram {
 
     /// Bytes that ``decode()`` turns into an event of `kind`'s case. A switch without a default: a new
     /// kind of the format does not compile here (`make fuzz-smoke` builds it) until the generator makes it.
-    public static func opcode(for kind: TraceEvent.Kind) -> [UInt8] {
+    package static func opcode(for kind: TraceEvent.Kind) -> [UInt8] {
         switch kind {
         case .outputCreated: [0]
         case .edge: [2]

@@ -1,16 +1,16 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Everything a reader made of one input: the events before it stopped, and why it stopped.
-public struct ReadOutcome: Equatable {
-    public var events: [TraceEvent] = []
-    public var warnings: [TraceWarning] = []
-    public var error: TraceReadError?
-    public var isComplete = false
-    public var bytesRead = 0
+package struct ReadOutcome: Equatable {
+    package var events: [TraceEvent] = []
+    package var warnings: [TraceWarning] = []
+    package var error: TraceReadError?
+    package var isComplete = false
+    package var bytesRead = 0
 }
 
 /// Reads `bytes` with the in-memory reader, checking every invariant the format promises.
@@ -19,7 +19,7 @@ public struct ReadOutcome: Equatable {
 ///   after the header; a cause names an earlier event.
 /// - An error or the end is final: `next()` after it yields no event.
 /// - Every event prints as one line of valid JSON whose strings decode back to the event's strings.
-public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
+package func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
     var outcome = ReadOutcome()
     let reader: TraceReader
     do {
@@ -85,7 +85,7 @@ public func readChecked(_ bytes: [UInt8]) -> ReadOutcome {
 }
 
 /// Reads the same input through a file, the way `bind-trace` reads a trace: the outcome must match.
-public func readFileChecked(_ bytes: [UInt8], matching expected: ReadOutcome) {
+package func readFileChecked(_ bytes: [UInt8], matching expected: ReadOutcome) {
     let path = scratchFile(bytes)
     defer { unlink(path) }
     var outcome = ReadOutcome()

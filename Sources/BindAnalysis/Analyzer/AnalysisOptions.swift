@@ -1,4 +1,9 @@
-/// What to judge and what to keep while analysing a trace.
+/// What to judge while analysing a trace.
+///
+/// ```swift
+/// let options = AnalysisOptions(atExit: true, kinds: [.leakedSubscription, .retainCycle])
+/// let result = try TraceAnalyzer.analyze(path: "app.trace", options: options)
+/// ```
 public struct AnalysisOptions: Hashable, Sendable {
     /// Also judge what belongs to no ended scope when the trace ends, as if the run were a scope
     /// ending at exit — only what a user can act on: a subscription nothing can unbind any more
@@ -17,21 +22,40 @@ public struct AnalysisOptions: Hashable, Sendable {
     public var kinds: Set<Finding.Kind>
     /// Keep released Outputs in the state (flagged ``OutputState/isReleased``) instead of dropping
     /// them. Memory then grows with every Output ever created: for small traces and drawings only.
-    public var keepsReleasedOutputs: Bool
-    /// Take ``AnalysisResult/state`` right after this event instead of at the end.
-    public var stateAt: UInt64?
+    ///
+    /// The state is for `bind-trace graph` and the report, not API: `@_spi(Harness)`, as this option.
+    @_spi(Harness) public var keepsReleasedOutputs = false
+    /// Take ``AnalysisResult/state`` right after this event instead of at the end (`@_spi(Harness)`,
+    /// as ``keepsReleasedOutputs``).
+    @_spi(Harness) public var stateAt: UInt64?
     /// How many trace errors to keep (all are counted).
     public var maximumTraceErrors: Int
 
+    /// Options that judge the kinds of finding in `kinds`.
+    ///
+    /// - Parameters:
+    ///   - atExit: also judge, at the end of the trace, what no ended scope judged (``atExit``).
+    ///   - focusScope: judge only what this scope and the scopes nested in it made (``focusScope``).
+    ///   - kinds: the finding kinds to report; every kind by default.
+    ///   - maximumTraceErrors: how many trace errors to keep in ``AnalysisResult/traceErrors``.
     public init(
         atExit: Bool = false, focusScope: UInt64? = nil, kinds: Set<Finding.Kind> = Set(Finding.Kind.allCases),
-        keepsReleasedOutputs: Bool = false, stateAt: UInt64? = nil, maximumTraceErrors: Int = 1000
+        maximumTraceErrors: Int = 1000
     ) {
         self.atExit = atExit
         self.focusScope = focusScope
         self.kinds = kinds
+        self.maximumTraceErrors = maximumTraceErrors
+    }
+
+    /// Options that also say which state to keep, for the graph and the report. Where both initialisers
+    /// fit a call, Swift picks the other one (fewer defaulted arguments): the same options.
+    @_spi(Harness) public init(
+        atExit: Bool = false, focusScope: UInt64? = nil, kinds: Set<Finding.Kind> = Set(Finding.Kind.allCases),
+        keepsReleasedOutputs: Bool = false, stateAt: UInt64? = nil, maximumTraceErrors: Int = 1000
+    ) {
+        self.init(atExit: atExit, focusScope: focusScope, kinds: kinds, maximumTraceErrors: maximumTraceErrors)
         self.keepsReleasedOutputs = keepsReleasedOutputs
         self.stateAt = stateAt
-        self.maximumTraceErrors = maximumTraceErrors
     }
 }

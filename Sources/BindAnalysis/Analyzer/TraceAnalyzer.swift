@@ -1,17 +1,18 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Everything the analysis of one trace found.
 public struct AnalysisResult: Sendable {
-    /// Every finding, sorted by site (``Finding/siteOrder(_:_:)``).
+    /// Every finding, sorted by site (file, then line; findings without a site last), then kind and message.
     public var findings: [Finding]
     /// Where the trace contradicts itself (at most ``AnalysisOptions/maximumTraceErrors``).
     public var traceErrors: [TraceError]
     /// Problems that did not stop reading: a trace cut short, record kinds this reader skips.
     public var warnings: [TraceWarning]
+    /// What the trace holds, in numbers: events, Outputs by kind, the busiest sites, findings by kind.
     public var summary: TraceSummary
     /// The graph at the end of the trace, or right after ``AnalysisOptions/stateAt`` when set
-    /// (empty when the trace has no such event).
-    public var state: GraphState
+    /// (empty when the trace has no such event): for `bind-trace graph` and the report's drawings.
+    package var state: GraphState
     /// What could not be judged and may matter (``AnalysisNote``): never a finding.
     public var notes: [AnalysisNote] = []
     /// Whether the trace named ``AnalysisOptions/focusScope`` (always true without one).
@@ -20,14 +21,23 @@ public struct AnalysisResult: Sendable {
 
 /// Analyses a whole trace in one call: read, replay, judge.
 ///
+/// The analysis API for a program of one's own (a gate, an IDE view): the same judgement as
+/// `bind-trace check`, as values.
+///
 /// ```swift
 /// let result = try TraceAnalyzer.analyze(path: "app.trace", options: AnalysisOptions(atExit: true))
 /// for finding in result.findings { print(finding.compilerStyle) }
+/// print(result.summary.events, "events;", result.summary.liveOutputs, "Outputs alive at the end")
+/// if !result.summary.isComplete { print("the recording did not stop normally") }
 /// ```
 /// - Complexity: O(*n*) in the trace's events; memory proportional to what is alive at once.
 public enum TraceAnalyzer {
     /// Reads and analyses the trace file at `path`.
     ///
+    /// - Parameters:
+    ///   - path: a trace file, as `BIND_TRACE` or `BindTrace.startRecording(toFile:)` wrote it.
+    ///   - options: what to judge; by default every kind of finding, in every scope that ended.
+    /// - Returns: the findings, the summary, the notes, and the trace's warnings and errors.
     /// - Throws: ``TraceReadError`` when the file cannot be opened or is not a readable trace. A
     ///   trace cut short is read up to the cut, with a warning.
     public static func analyze(path: String, options: AnalysisOptions = AnalysisOptions()) throws(TraceReadError)
@@ -37,7 +47,7 @@ public enum TraceAnalyzer {
     }
 
     /// Analyses every remaining event of `reader`.
-    public static func analyze(reader: TraceReader, options: AnalysisOptions = AnalysisOptions())
+    package static func analyze(reader: TraceReader, options: AnalysisOptions = AnalysisOptions())
         throws(TraceReadError) -> AnalysisResult
     {
         let replay = Replay(options: options, reading: reader)
@@ -115,7 +125,7 @@ public enum TraceAnalyzer {
     }
 
     /// Analyses events already decoded (tests, hand-built traces).
-    public static func analyze<Events: Sequence<TraceEvent>>(
+    @_spi(Harness) public static func analyze<Events: Sequence<TraceEvent>>(
         events: Events, options: AnalysisOptions = AnalysisOptions()
     ) -> AnalysisResult {
         let replay = Replay(options: options)

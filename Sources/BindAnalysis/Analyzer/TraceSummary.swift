@@ -1,9 +1,10 @@
 import BindTraceModel
 
-/// What a trace holds, in numbers: for `bind-trace summary` and report headers.
+/// What a trace holds, in numbers: ``AnalysisResult/summary``, `bind-trace summary` and report headers.
 public struct TraceSummary: Hashable, Sendable {
     /// One creation site and the updates of the Outputs created there.
     public struct SiteActivity: Hashable, Sendable {
+        /// The creation site.
         public var site: SourceSite
         /// Updates and fires of every Output created at the site.
         public var updates: UInt64
@@ -11,6 +12,7 @@ public struct TraceSummary: Hashable, Sendable {
         public var outputs: UInt64
     }
 
+    /// Events in the trace.
     public var events: UInt64
     /// Events by kind name (`updated`, `bound`, …), every kind present, in trace-format order.
     public var eventsByKind: [(kind: String, count: UInt64)]
@@ -20,18 +22,24 @@ public struct TraceSummary: Hashable, Sendable {
     public var topSites: [SiteActivity]
     /// Nanoseconds from the first event to the last.
     public var duration: UInt64
+    /// Threads that recorded events.
     public var threads: UInt32
-    /// Outputs alive and subscriptions bound when the trace ended.
+    /// Outputs alive when the trace ended.
     public var liveOutputs: Int
+    /// Subscriptions bound when the trace ended.
     public var boundSubscriptions: Int
     /// The trace ended with the end record of a recording that stopped normally.
     public var isComplete: Bool
+    /// Findings by kind, kinds with none left out, in ``Finding/Kind`` declaration order.
     public var findingsByKind: [(kind: Finding.Kind, count: Int)]
+    /// Trace errors found, all of them (``AnalysisResult/traceErrors`` keeps at most
+    /// ``AnalysisOptions/maximumTraceErrors``).
     public var traceErrors: Int
     /// Wasted updates: the sites whose Outputs were most often updated with the value they had
     /// (``RedundantUpdates``, at most 10, most first; empty for a trace without value previews).
-    public var redundantUpdates: [RedundantUpdates] = []
+    package var redundantUpdates: [RedundantUpdates] = []
 
+    /// Whether two summaries hold the same figures (the wasted-update table aside).
     public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {
         lhs.events == rhs.events && lhs.eventsByKind.elementsEqual(rhs.eventsByKind, by: ==)
             && lhs.outputsByKind.elementsEqual(rhs.outputsByKind, by: ==) && lhs.topSites == rhs.topSites
@@ -40,6 +48,7 @@ public struct TraceSummary: Hashable, Sendable {
             && lhs.findingsByKind.elementsEqual(rhs.findingsByKind, by: ==) && lhs.traceErrors == rhs.traceErrors
     }
 
+    /// Hashes the event count and the busiest sites: equal summaries hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(events)
         hasher.combine(topSites)

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Counts a trace site by site (``SiteProfile``) while the analysis replays it: the one pass of
 /// `bind-trace diff` over each side, findings and counts together.

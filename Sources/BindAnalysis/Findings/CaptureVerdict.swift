@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// What a subscription's recorded captures say about it keeping its Output alive: the fact the
 /// retain-cycle rule is judged by when the trace has it (format 1.4, docs/analysis.md).

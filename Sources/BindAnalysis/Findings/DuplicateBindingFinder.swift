@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The Binder bindings of one target from one site, whatever Output they are bound to.
 final class BindingGroup {

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Finds `feedback-cycle`: an Output updated again while its own update is still propagating on the
 /// same thread, through one or more subscriptions.

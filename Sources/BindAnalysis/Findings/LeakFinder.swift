@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Finds `leaked-output` and `leaked-subscription`: what the trace can prove leaked.
 ///

@@ -113,14 +113,14 @@ struct RedundantUpdateFinder {
 }
 
 /// The redundant updates of the Outputs made at one site: a row of the "wasted updates" table.
-public struct RedundantUpdates: Hashable, Sendable {
+package struct RedundantUpdates: Hashable, Sendable {
     /// The Output's name (``Narrator``), one of them when several were made at the site.
-    public var output: String
-    public var site: SourceSite
+    package var output: String
+    package var site: SourceSite
     /// Updates that delivered a value that looked equal to the previous one.
-    public var updates: UInt64
+    package var updates: UInt64
     /// Updates they set off downstream (on the same thread, while they propagated).
-    public var downstreamUpdates: UInt64
+    package var downstreamUpdates: UInt64
     /// The first one, for `bind-trace why --event`.
-    public var firstEvent: UInt64
+    package var firstEvent: UInt64
 }

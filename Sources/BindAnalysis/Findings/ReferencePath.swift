@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// What keeps a leak alive, as far as the trace proves it: the references from something alive at
 /// the end of the trace down to the leaked subscription or Output, for `leaked-subscription`,

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The binding graph as it was at one moment of a trace: what a graph renderer draws.
 ///
@@ -9,7 +9,7 @@ import BindTraceModel
 /// let result = try TraceAnalyzer.analyze(path: "app.trace")
 /// for edge in result.state.edges { print(edge.source, "→", edge.derived, edge.operation) }
 /// ```
-public struct GraphState: Hashable, Sendable {
+@_spi(Harness) public struct GraphState: Hashable, Sendable {
     /// The state is the one after this event (0: before the first event).
     public var sequence: UInt64
     /// Live Outputs; released ones too when ``AnalysisOptions/keepsReleasedOutputs`` is set.
@@ -47,7 +47,7 @@ public struct GraphState: Hashable, Sendable {
 }
 
 /// One Output as the replay knows it.
-public struct OutputState: Hashable, Sendable {
+@_spi(Harness) public struct OutputState: Hashable, Sendable {
     public var id: UInt64
     /// What made it: `output`, `relay`, or the operator (`map`, `combine`, …).
     public var kind: OutputKind
@@ -76,7 +76,7 @@ public struct OutputState: Hashable, Sendable {
 }
 
 /// One bound subscription.
-public struct SubscriptionState: Hashable, Sendable {
+@_spi(Harness) public struct SubscriptionState: Hashable, Sendable {
     public var id: UInt64
     /// The Output it is bound to.
     public var output: UInt64
@@ -99,7 +99,7 @@ public struct SubscriptionState: Hashable, Sendable {
 }
 
 /// An edge of the graph: values flow from `source` into `derived`.
-public struct EdgeState: Hashable, Sendable {
+@_spi(Harness) public struct EdgeState: Hashable, Sendable {
     /// What an edge stands for.
     public enum Role: String, Hashable, Sendable {
         /// `derived` was made from `source` by an operator (`operation`).
@@ -118,7 +118,7 @@ public struct EdgeState: Hashable, Sendable {
 }
 
 /// A `BindTrace.scope` (or a capture).
-public struct ScopeState: Hashable, Sendable {
+@_spi(Harness) public struct ScopeState: Hashable, Sendable {
     public var id: UInt64
     /// The enclosing scope (0: none, or one that began before the recording).
     public var parent: UInt64

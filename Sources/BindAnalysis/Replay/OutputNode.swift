@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// A live Output inside the replay. A class, so the hot path mutates it in place after one lookup.
 ///

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 // Taking in events: the entry points, the dispatch by kind (the hot path), and `finish()`.
 

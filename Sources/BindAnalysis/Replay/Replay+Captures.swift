@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 // What bound closures capture (format 1.4), and the scope of work handed to another thread.
 extension Replay {

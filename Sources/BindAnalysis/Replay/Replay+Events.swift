@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 // What each event does to the graph: the state and the finders it feeds.
 

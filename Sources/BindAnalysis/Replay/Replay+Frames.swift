@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 // The open frames of each thread: an event closes those its cause says have finished.
 

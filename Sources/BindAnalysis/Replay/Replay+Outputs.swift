@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 // What an Output's life does to the graph: its creation and release, the edges to it, a flatMap's
 // switch to a new inner Output.

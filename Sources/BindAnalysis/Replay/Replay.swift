@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Rebuilds the binding graph event by event, as it was at every moment of a trace.
 ///
@@ -23,7 +23,7 @@ import BindTraceModel
 /// - Complexity: memory proportional to what is alive at once (Outputs, subscriptions, open frames,
 ///   scopes something alive belongs to), not to the trace's length. Each event costs O(1) expected,
 ///   except bounded scans on rare events (feedback loops, releases with edges).
-public final class Replay {
+@_spi(Harness) public final class Replay {
     package let options: AnalysisOptions
     // Hot state: exclusivity is not checked at run time (the replay is single-threaded and never
     // re-enters itself); the checks cost a fifth of the replay, and a tenth of a bind.

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// A bind as the replay applies it, from a batch or a ``TraceEvent``: its strings as symbols.
 struct BindingRecord {

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// A scope. Outputs and subscriptions hold their scope, and a scope its parent, so an ended scope
 /// lives exactly as long as something that belongs to it.

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// A bound subscription inside the replay.
 ///

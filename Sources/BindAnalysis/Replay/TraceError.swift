@@ -5,6 +5,7 @@ import BindTraceModel
 /// Replay collects these and goes on where that is sound (an unbind of an unknown subscription
 /// changes nothing; an update of a released Output is still counted for nesting).
 public struct TraceError: Hashable, Sendable, CustomStringConvertible {
+    /// What the trace contradicts; the raw values are the strings of `bind-trace check --format json`.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// An event names an Output the trace never created.
         case unknownOutput = "unknown-output"
@@ -24,11 +25,13 @@ public struct TraceError: Hashable, Sendable, CustomStringConvertible {
         case releasedWhileBound = "released-while-bound"
     }
 
+    /// What the trace contradicts.
     public var kind: Kind
     /// The sequence number of the offending event.
     public var sequence: UInt64
     /// Where its record starts in the trace file.
     public var offset: Int
+    /// One line, without the event: `unbind of subscription 7, which is not bound`.
     public var message: String
 
     @_spi(Harness) public init(kind: Kind, sequence: UInt64, offset: Int, message: String) {

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The life of one finding, told from the trace: `bind-trace why TRACE --finding N`.
 ///

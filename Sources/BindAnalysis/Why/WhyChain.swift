@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The causal chain of one event, root first: what `bind-trace why` prints.
 ///

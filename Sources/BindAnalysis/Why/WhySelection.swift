@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// Which event `bind-trace why` explains.
 package enum WhySelection: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// The second pass of `why`: streams the events up to the selected one (and, for a root, the few
 /// after it that may hold its call site) and builds its ``WhyChain``.

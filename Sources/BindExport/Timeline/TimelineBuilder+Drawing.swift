@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// What an event looks like on the timeline: its name, category and annotations.
 struct Drawing {

@@ -1,5 +1,5 @@
-import BindAnalysis
-import BindTraceModel
+@_spi(Harness) import BindAnalysis
+@_spi(Harness) import BindTraceModel
 
 /// Turns a trace's events, one at a time, into a timeline: tracks, nested slices, instants and flows
 /// (docs/export.md describes what is drawn where).

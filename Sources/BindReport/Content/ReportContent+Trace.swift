@@ -1,6 +1,6 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindGraph
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// How ``ReportContent/build(fromTrace:options:)`` reads a trace into a report.
 package struct TraceReportOptions: Sendable {

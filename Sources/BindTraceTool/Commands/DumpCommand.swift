@@ -1,6 +1,6 @@
 import ArgumentParser
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// `bind-trace dump TRACE…`: every event as one JSON object per line.
 struct DumpCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindGraph
 import BindText
 import Foundation

@@ -1,7 +1,7 @@
 import ArgumentParser
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// `bind-trace replay TRACE…`: the story of the trace, nested by cause, or the state at one moment.
 struct ReplayCommand: ParsableCommand {

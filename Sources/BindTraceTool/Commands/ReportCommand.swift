@@ -1,9 +1,9 @@
 import ArgumentParser
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindGraph
 @_spi(Harness) import BindReport
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 import Foundation
 
 /// `bind-trace report TRACE… -o DIR`: index.html, junit.xml and findings.sarif for people and CI.

@@ -1,4 +1,5 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
+import BindText
 import BindReport
 import BindText
 import BindTraceModel

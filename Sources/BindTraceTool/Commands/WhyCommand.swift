@@ -1,7 +1,7 @@
 import ArgumentParser
 import BindAnalysis
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// `bind-trace why TRACE`: the causal chain of one event, from the app's call down to it.
 struct WhyCommand: ParsableCommand {

@@ -1,6 +1,6 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindReport
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// One trace (one process) read and judged.
 struct TraceAnalysis {

@@ -1,6 +1,6 @@
-import BindAnalysis
+@_spi(Harness) import BindAnalysis
 import BindText
-import BindTraceModel
+@_spi(Harness) import BindTraceModel
 
 /// `bind-trace why --format json`: a ``WhyChain`` as one JSON document. docs/cli.md ("why") gives
 /// the schema; a test validates the output against it.

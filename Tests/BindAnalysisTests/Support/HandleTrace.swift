@@ -1,7 +1,7 @@
 import Bind
 import BindTraceModel
 
-@testable import BindAnalysis
+@_spi(Harness) @testable import BindAnalysis
 
 /// A ``TraceBuilder`` trace plus the recorder's handle records (a `Subscription` added to a
 /// container, a handle released), fed to the replay in order through its handle entry points.
