@@ -111,12 +111,8 @@ public struct Finding: Hashable, Sendable {
         public var site: SourceSite
         /// What the line is to the finding: `'title' (String) is created here`, `the root update is called here`.
         public var note: String
-        /// The Output whose creation line this is (0: none), so the replay can say when it was made
-        /// before the trace began.
-        package var output: UInt64 = 0
-        /// Context this trace adds (an Output made before it began), not part of the finding's
-        /// identity: its fingerprint leaves the line out.
-        package var isContext = false
+        /// What the replay knows of the line besides its text (never part of equality).
+        package var origin = Origin()
 
         @_spi(Harness) public init(site: SourceSite, note: String) {
             self.site = site
@@ -126,15 +122,21 @@ public struct Finding: Hashable, Sendable {
         package init(site: SourceSite, note: String, output: UInt64) {
             self.site = site
             self.note = note
-            self.output = output
+            origin.output = output
         }
 
-        /// Equal when they read the same: Outputs of one declaration make one line.
-        public static func == (lhs: Related, rhs: Related) -> Bool { lhs.site == rhs.site && lhs.note == rhs.note }
+        /// Where a related line comes from, for the replay and fingerprints. Always equal to another,
+        /// so a ``Related`` is equal to one that reads the same: Outputs of one declaration make one line.
+        package struct Origin: Hashable, Sendable {
+            /// The Output whose creation line this is (0: none), so the replay can say when it was
+            /// made before the trace began.
+            package var output: UInt64 = 0
+            /// Context this trace adds (an Output made before it began), not part of the finding's
+            /// identity: its fingerprint leaves the line out.
+            package var isContext = false
 
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(site)
-            hasher.combine(note)
+            package static func == (lhs: Origin, rhs: Origin) -> Bool { true }
+            package func hash(into hasher: inout Hasher) {}
         }
     }
 

@@ -20,7 +20,7 @@ package enum FindingFingerprint {
         var text = "\(version)|\(finding.kind.rawValue)|"
         if let site = finding.site { text += "\(site.file):\(site.line)" }
         text += "|" + aboutText(finding.identity ?? finding.message)
-        let identifying = finding.related.filter { !$0.isContext }
+        let identifying = finding.related.filter { !$0.origin.isContext }
         for related in identifying.map({ "\($0.site.file):\($0.site.line)" }).sorted() { text += "|" + related }
         return SHA256.hash(Array(text.utf8)).prefix(16).map { byte in
             let hex = String(byte, radix: 16)

@@ -15,7 +15,8 @@ struct FlightRecordingCommandTests {
         var previous: String { directory + "/run.previous.trace" }
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("flight-\(UUID().uuidString)").path
+            directory =
+                FileManager.default.temporaryDirectory.appendingPathComponent("flight-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let fixture = try Tool.executable().resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("TraceFixture")

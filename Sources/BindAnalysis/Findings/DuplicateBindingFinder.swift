@@ -226,7 +226,8 @@ struct DuplicateBindingFinder {
                     }
                 }
                 let list =
-                    distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(separator: ", ")
+                    distinct.prefix(3).map { $0.count > 1 ? "\($0.name) × \($0.count)" : $0.name }.joined(
+                        separator: ", ")
                     + (distinct.count > 3 ? ", …" : "")
                 message =
                     "one \(targetName) is bound from this line to \(outputs.count) Outputs at once (\(list)): "

@@ -197,20 +197,21 @@ extension Replay {
         guard !preexistingOutputs.isEmpty || !preexistingSubscriptions.isEmpty else { return }
         let before = "before this trace begins: what happened to it then is not in the trace"
         var named: Set<UInt64> = []
-        for index in finding.related.indices where preexistingOutputs.contains(finding.related[index].output) {
+        for index in finding.related.indices where preexistingOutputs.contains(finding.related[index].origin.output) {
             finding.related[index].note += " (made \(before))"
-            named.insert(finding.related[index].output)
+            named.insert(finding.related[index].origin.output)
         }
         for id in finding.outputs where preexistingOutputs.contains(id) && !named.contains(id) {
             guard let node = outputTable[id] ?? keptReleased[id] else { continue }
             var note = Finding.Related(site: node.site, note: "\(node.narrated) was made \(before)")
-            note.isContext = true
+            note.origin.isContext = true
             finding.related.append(note)
         }
         for id in finding.subscriptions where preexistingSubscriptions.contains(id) {
             guard let node = subscriptionTable[id] else { continue }
-            var note = Finding.Related(site: node.site, note: "the subscription to \(node.outputName) was bound \(before)")
-            note.isContext = true
+            var note = Finding.Related(
+                site: node.site, note: "the subscription to \(node.outputName) was bound \(before)")
+            note.origin.isContext = true
             finding.related.append(note)
         }
     }

@@ -1,5 +1,4 @@
 @_spi(Harness) import BindAnalysis
-import BindText
 import BindReport
 import BindText
 import BindTraceModel
