@@ -90,9 +90,15 @@ test: setup
 ## The plain build on purpose: its leak checks check nothing, and BIND_LEAK_CHECK_REQUIRE_TRACING=0 keeps
 ## them warnings where CI is set (docs/testing.md); the Tracing build's tests check for real.
 PLAIN_BUILD_CHECKS := BIND_LEAK_CHECK_REQUIRE_TRACING=0
+## The plain build's passes (test-plain, and the plain halves of asan and tsan) build every test and run those
+## of what differs between the builds: only Sources/Bind has `#if Tracing` (the library, its UIKit bindings
+## and BindTesting on top of it), BIND_TRACE in a build that cannot record, and `serve` (the trait Serve).
+## Every other module is the same code in both builds and runs in the instrumented passes (docs/hardening.md).
+PLAIN_TESTS := --filter '^(BindTests|BindUIKitTests|BindTestingTests)\.|UntracedEnvironmentTests|ServeTests'
+
 ## The plain build, with the default trait Serve: the only pass that builds SwiftNIO and runs ServeTests.
 test-plain:
-	$(PLAIN_BUILD_CHECKS) $(SWIFT) test
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test $(PLAIN_TESTS)
 
 test-tracing: release-fixture
 	$(SWIFT) test $(TRACING_BUILD)
@@ -150,21 +156,16 @@ demo: setup
 	@echo "Diff:      demo/diff.md, demo/diff.svg, demo/diff.txt  (the sample against its pull-request variant, SIGNIN_VARIANT=pull-request)"
 	@echo "           demo/report-pr/index.html#changes  (the variant's report, with Changes since BASE)"
 
-## The sanitizer passes of the plain build run the tests of the code that differs between the builds: only
-## Sources/Bind has `#if Tracing` (the library, its UIKit bindings, and BindTesting on top of it). Every other
-## module is the same code in both builds, and runs under each sanitizer in the instrumented pass.
-PLAIN_SANITIZED := --filter '^(BindTests|BindUIKitTests|BindTestingTests)\.'
-
 ## The tests under Thread Sanitizer, plain (the library's) and instrumented (all).
 tsan: setup
-	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE) $(PLAIN_SANITIZED)
+	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE) $(PLAIN_TESTS)
 	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, plain (the library's) and instrumented (all). Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
-	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE) $(PLAIN_SANITIZED)
+	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE) $(PLAIN_TESTS)
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.
