@@ -74,8 +74,11 @@ for target in $wanted; do
     esac
 done
 [ ${#targets[@]} -gt 0 ] || { echo "no fuzz target to run"; exit 1; }
+# Linked with lld: gold (the toolchain's default here) stops with "internal error in format_file_lineno"
+# on these sanitized release objects, where lld links them.
 for target in "${targets[@]}"; do
-    (cd "$fuzz_dir" && swift build -c release -Xswiftc -sanitize=fuzzer,address --product "$target" 2>&1 |
+    (cd "$fuzz_dir" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+        --product "$target" 2>&1 |
         grep -E "error|warning: .*Fuzz/|Compiling|Build of" | grep -v "^\[" || true)
     [ -x "$fuzz_dir/.build/release/$target" ] || { echo "build of $target failed"; exit 1; }
 done
