@@ -95,15 +95,10 @@ extension TraceReader {
         let dropped = eventsBefore - inPrevious
         window = (dropped, inPrevious, start, segment)
         lostEvents &+= dropped
-        // The segment before `run.trace` is `run.previous.trace`; the one before that is gone.
-        let before: String
-        if let fileName, fileName.hasSuffix(".trace"), !fileName.hasSuffix(".previous.trace") {
-            before =
-                "the last \(inPrevious) are in the segment before, \(fileName.dropLast(6)).previous.trace; "
-                + "\(dropped) were dropped"
-        } else {
-            before = "the last \(inPrevious) were in the segment before it, dropped since"
-        }
+        // The same words from a file or from memory: a reader's warnings never depend on its source.
+        let before =
+            "the last \(inPrevious) are in the segment before it, <name>.previous.trace beside the newest "
+            + "segment while that is kept; \(dropped) were dropped"
         warnings.append(
             TraceWarning(
                 offset: offset,
