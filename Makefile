@@ -100,8 +100,11 @@ PLAIN_TESTS := --filter '^(BindTests|BindUIKitTests|BindTestingTests)\.|Untraced
 test-plain:
 	$(PLAIN_BUILD_CHECKS) $(SWIFT) test $(PLAIN_TESTS)
 
+## The instrumented passes run each test target in a process of its own (Scripts/test-by-target.sh says why).
+BY_TARGET := SWIFT=$(SWIFT) Scripts/test-by-target.sh
+
 test-tracing: release-fixture
-	$(SWIFT) test $(TRACING_BUILD)
+	$(BY_TARGET) $(TRACING_BUILD)
 
 ## The long form of the recorder's stress tests (`make test` runs the short one, 20 trials): 200 trials of
 ## SIGTERM, SIGINT and SIGHUP mid-burst, each trace checked against a count of updates kept in shared memory.
@@ -159,14 +162,14 @@ demo: setup
 ## The tests under Thread Sanitizer, plain (the library's) and instrumented (all).
 tsan: setup
 	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE) $(PLAIN_TESTS)
-	$(SWIFT) test --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
+	$(BY_TARGET) --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, plain (the library's) and instrumented (all). Leak detection is off here: the tests
 ## start child processes and use Foundation, whose own leaks are noise; the fuzz targets check
 ## leaks with a suppression list that names each reason (Fuzz/lsan-suppressions.txt).
 asan: setup
 	$(PLAIN_BUILD_CHECKS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan $(NO_SERVE) $(PLAIN_TESTS)
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
+	ASAN_OPTIONS=detect_leaks=0 $(BY_TARGET) --sanitize=address --traits Tracing --scratch-path .build-asan-tracing
 
 ## AddressSanitizer and Thread Sanitizer, both builds.
 sanitize: asan tsan

@@ -15,6 +15,7 @@
 # target, SECONDS only a cap) — with both, a run starts from the committed corpus alone and hashes
 # deterministically, so it tries the same inputs on every machine, however fast;
 # FUZZ_CHECK_KNOWN=1 (check known findings while fuzzing too), FUZZ_LSAN_STRICT=1 (no suppressions).
+# To read a finding of FuzzAnalysis: `FUZZ_DUMP=1 Fuzz/.build/release/FuzzAnalysis <input>` prints its events.
 set -euo pipefail
 
 seconds="${1:-${FUZZ_SECONDS:-60}}"

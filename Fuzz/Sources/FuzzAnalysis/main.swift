@@ -7,10 +7,17 @@
 @_spi(Harness) import BindAnalysis
 @_spi(Harness) import BindTraceModel
 import FuzzSupport
+import Glibc
 
 runFuzzer { bytes in
     let events = EventProgram.events(from: bytes)
     let choice = bytes.last ?? 0
+    // FUZZ_DUMP=1: the decoded events, to read a finding's input (flushed: a leak report exits at once).
+    if getenv("FUZZ_DUMP") != nil {
+        for event in events { print(event) }
+        print("options byte", choice)
+        fflush(nil)
+    }
     let options = AnalysisOptions(
         atExit: choice & 1 != 0,
         focusScope: choice & 2 != 0 ? UInt64(choice >> 4 & 3) : nil,

@@ -329,6 +329,9 @@ extension Replay {
             if replaced.isCounted {
                 openScopeCount -= 1
                 openScopesByThread[replaced.thread] -= 1
+                // No longer running: work that binds its Outputs is not inferred to be its own (its
+                // list would hold those subscriptions, and nothing would ever empty it).
+                replaced.isCounted = false
             }
         }
         let parentNode = parent == 0 ? nil : scopeNode(parent, event: event)

@@ -12,7 +12,8 @@ final class ScopeNode {
     /// The time the scope ended (0 while open).
     var endTime: UInt64 = 0
     let inFocus: Bool
-    /// Whether the trace shows it begin (not a placeholder for one begun before the recording).
+    /// Whether it counts among the running scopes: the trace shows it begin (it is not a placeholder for
+    /// one begun before the recording), and no scope beginning with its id replaced it.
     var isCounted = false
     /// The thread it began on.
     var thread: UInt32 = 0
