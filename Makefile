@@ -160,14 +160,17 @@ demo: setup
 	@echo "           demo/report-pr/index.html#changes  (the variant's report, with Changes since BASE)"
 
 ## The sanitizer passes leave out the report's browser suites: Chromium runs the page's script there, none of our
-## Swift code (test-tracing runs them).
+## Swift code (test-tracing runs them). Thread Sanitizer also leaves out the test targets of modules whose code runs
+## on one thread, with no lock, atomic or unchecked Sendable of their own (Swift 6's checks rule out their races):
+## the analysis, the report, text, live and export modules. ASan and test-tracing run them.
 SANITIZER_SKIP := TEST_SKIP='BindReportTests\.(Address|Interactive)?BrowserTests/'
+TSAN_SKIP := TEST_SKIP='^(BindAnalysisTests|BindReportTests|BindTextTests|BindLiveTests|BindExportTests)\.'
 
-## The tests under Thread Sanitizer, plain (the library's, whose locks are not hidden by the recorder's: the recorder's
-## own locks add orderings that can mask a race) and instrumented (all).
+## The tests under Thread Sanitizer, plain (the library's as shipped by default: the recorder's own locks add
+## orderings that can mask a race) and instrumented (the targets of threaded code, above).
 tsan: setup
 	$(PLAIN_BUILD_CHECKS) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(NO_SERVE) $(PLAIN_TESTS)
-	$(SANITIZER_SKIP) $(BY_TARGET) --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
+	$(TSAN_SKIP) $(BY_TARGET) --sanitize=thread --traits Tracing --scratch-path .build-tsan-tracing
 
 ## The tests under AddressSanitizer, instrumented build only: the plain build is the same code without the probe calls,
 ## and a memory error does not depend on thread timing (the plain build's threads are TSan's, above). Leak detection
