@@ -419,6 +419,10 @@ def main():
         for name, value in TAG.items():
             print(f"{name}={value}")
         return
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        # An option it does not know is not a directory to write into (a `--help` folder once was).
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(0 if sys.argv[1:] in (["--help"], ["-h"]) else 2)
     corpus = sys.argv[1]
     write(os.path.join(corpus, "traces"), "hand-", ((n + ".trace", d) for n, d in seeds()))
     write(os.path.join(corpus, "replay"), "hand-", replay_seeds())
