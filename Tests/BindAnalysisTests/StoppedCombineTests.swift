@@ -34,10 +34,13 @@ struct StoppedCombineTests {
         #expect(finding.message.contains("'second'"), "\(finding.message)")
         #expect(finding.related.contains { $0.site.line == firstLine && $0.note.contains("released at event #") })
         let events = try #require(recording).events()
-        let stop = try #require(events.first { if case .stopped = $0.kind { true } else { false } })
+        // (The capture records the whole process: other tests' releases may come between, so the
+        // release is the one of the source the stop names.)
+        let stopped = try #require(
+            events.lazy.compactMap { if case .stopped(_, let source) = $0.kind { source } else { nil } }.first)
         let release = try #require(
-            events.last { event in
-                if case .released = event.kind { event.sequence < stop.sequence } else { false }
+            events.first { event in
+                if case .released(let output) = event.kind { output == stopped } else { false }
             })
         #expect(finding.message.contains("event #\(release.sequence)"), "names the release event")
     }
