@@ -61,6 +61,25 @@ struct WorkAcrossThreadsTests {
         #expect(note.compilerStyle.hasPrefix("App/Screen.swift:50: note: "))
     }
 
+    @Test("a scope begun again while open replaces the old one: a hand-off is never inferred to be the old one's work")
+    func replacedScopeIsNotRunning() throws {
+        // Given an Output made in a scope whose id then begins again while it is open (a bad trace),
+        var trace = TraceBuilder()
+        trace.beginScope(10, name: "first run")
+        trace.output(1, line: 3, scope: 10)
+        trace.beginScope(10, name: "second run")
+        // when another thread binds that Output with no scope,
+        trace.thread = 2
+        trace.bind(1, to: 1, line: 50)
+        let result = TraceAnalyzer.analyze(events: trace.events)
+        // then the bind is not the replaced scope's (it can never end, and its list would hold the
+        // binding forever): it is a hand-off noted against the scope that runs.
+        let note = try #require(result.notes.first)
+        #expect(note.site.line == 50)
+        #expect(note.message.contains("'second run'"), "\(note.message)")
+        #expect(result.traceErrors.contains { $0.message.contains("begins again while open") })
+    }
+
     @Test("binds with no scope on the scope's own thread, or while no scope runs, give no note")
     func noNoteWithoutAHandOff() {
         var trace = TraceBuilder()
