@@ -17,7 +17,7 @@ TRACING_BUILD := --traits Tracing --scratch-path .build-tracing
 ## tested once, by test-plain; `--traits Tracing` (the instrumented passes) leaves it out too.
 NO_SERVE := --disable-default-traits
 
-.PHONY: setup build lint format api docs test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
+.PHONY: setup build lint generate format api docs test test-plain test-tracing release-fixture test-e2e test-parallel-suite tsan asan sanitize demo bench fuzz fuzz-smoke stress clean
 
 ## Installs the Debian packages the package needs, when they are missing (idempotent, quiet).
 setup:
@@ -45,10 +45,17 @@ FORMATTED := Sources Tests Samples Benchmarks Fuzz Package.swift
 C_FORMATTED = $(shell git ls-files 'Sources/C*' 'Benchmarks/Sources/C*' 'Fuzz/Sources/C*' | grep -E '\.(c|h)$$')
 PAGE_FILES = $(shell git ls-files 'Sources/BindReport/*.css' 'Sources/BindReport/*.js')
 lint: setup
+	python3 Scripts/generate-event-kinds.py --check
 	$(SWIFT) format lint --strict --recursive $(FORMATTED) Plugins
 	clang-format --dry-run --Werror $(C_FORMATTED)
 	for script in $(filter %.js,$(PAGE_FILES)); do node --check $$script || exit 1; done
 	node Scripts/lint-page.mjs $(PAGE_FILES)
+
+## Writes every per-kind form of the trace's events (readers, writers, JSON, narration, fuzzing, samples,
+## the seed of every kind, docs/trace-format.md's tables) from Sources/BindTraceFormat/EventKinds.toml;
+## `make lint` fails when one is out of date. docs/architecture.md, "Adding a new event kind".
+generate:
+	python3 Scripts/generate-event-kinds.py
 
 ## Rewrites our Swift and C code in the checked-in styles (what `make lint` checks).
 format: setup

@@ -51,7 +51,8 @@ let package = Package(
         // without the trait, the line that says BIND_TRACE is ignored (UntracedEnvironment.c).
         .target(name: "CBindCore", cSettings: [.define("BIND_TRACING", .when(traits: ["Tracing"]))]),
         // The trace format: record tags, fields, encoder and decoder. A leaf: recorder and reader share it.
-        .target(name: "BindTraceFormat"),
+        // EventKinds.toml is the table Scripts/generate-event-kinds.py writes the per-kind code from.
+        .target(name: "BindTraceFormat", exclude: ["EventKinds.toml"]),
         .target(
             name: "Bind",
             dependencies: [

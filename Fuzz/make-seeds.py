@@ -3,30 +3,27 @@
 
 Each seed is a small trace in the format of docs/trace-format.md aimed at one edge case: cut
 records, huge lengths, string redefinitions, unknown tags, deep cause chains, hostile strings.
-Record tags come from the one table of them, `enum Tag` in Sources/BindTraceFormat/TraceFormat.swift,
+Record tags come from the one table of them, Sources/BindTraceFormat/EventKinds.toml,
 read by name (TAG["update"]): a seed never spells a tag's number.
 Usage: Fuzz/make-seeds.py Fuzz/corpus (or --tags: print the table as read, one `name=value` a line)
 """
 import os
-import re
 import sys
+import tomllib
 
 MAGIC = b"BINDTRC\x1a"
-FORMAT_SOURCE = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "BindTraceFormat", "TraceFormat.swift")
+FORMAT_TABLE = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "BindTraceFormat", "EventKinds.toml")
 
 
-def read_tags(path=FORMAT_SOURCE):
-    """The record tags by name, from the cases of `enum Tag` in the format's Swift source."""
-    with open(path, encoding="utf-8") as file:
-        source = file.read()
-    body = re.search(r"enum Tag\b[^{]*\{(.*?)\n    \}", source, re.S)
-    if body is None:
-        sys.exit(f"make-seeds.py: {path}: no `enum Tag` found")
-    tags = {name: int(value) for name, value in re.findall(r"^\s*case (\w+) = (\d+)", body.group(1), re.M)}
+def read_tags(path=FORMAT_TABLE):
+    """The record tags by name, in tag order, from the format's one table of them (EventKinds.toml)."""
+    with open(path, "rb") as file:
+        table = tomllib.load(file)
+    tags = {entry["record"]: entry["tag"] for entry in table.get("metadata", []) + table.get("event", [])}
     if not tags:
-        sys.exit(f"make-seeds.py: {path}: `enum Tag` has no cases")
-    return tags
+        sys.exit(f"make-seeds.py: {path}: no records")
+    return dict(sorted(tags.items(), key=lambda item: item[1]))
 
 
 TAG = read_tags()

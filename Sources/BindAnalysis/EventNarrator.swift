@@ -55,89 +55,64 @@ package struct EventNarrator {
         return line
     }
 
-    private func describe(_ kind: TraceEvent.Kind) -> Line {
-        switch kind {
-        case .outputCreated(let creation):
-            let entry = OutputEntry(
-                kind: creation.kind, valueType: creation.valueType, site: creation.site, label: creation.label)
-            // An unlabelled Output's name says where it was made already.
-            let name = creation.label == nil ? entry.name : "\(entry.name) at \(creation.site)"
-            // A capture beginning during a recording announces again what this trace already created.
-            let text =
-                !creation.preexisting
-                ? "create \(name)\(scopeText(creation.scope))"
-                : outputs[creation.output] != nil
-                    ? "existing \(name) (announced again as a capture begins; created earlier in this trace)"
-                    : "existing \(name) (created before the recording)"
-            return Line(text: text, outputs: [creation.output], sites: [creation.site])
-        case .edge(let source, let derived, let operation):
-            return Line(
-                text: "\(name(derived)) is \(operation) of \(name(source))", outputs: [source, derived], sites: [])
-        case .innerSwitch(let flatMap, let inner):
-            return Line(text: "\(name(flatMap)) now forwards \(name(inner))", outputs: [flatMap, inner], sites: [])
-        case .bound(let binding):
-            let what = Self.what(binding)
-            let again =
-                subscriptions[binding.subscription] != nil ? " (announced again; bound earlier in this trace)" : ""
-            let text =
-                binding.preexisting
-                ? "existing subscription \(binding.subscription) (\(what)) on \(name(binding.output)) from \(binding.site)"
-                    + again
-                : "bind subscription \(binding.subscription) (\(what)) to \(name(binding.output)) at \(binding.site)"
-                    + scopeText(binding.scope)
-            return Line(text: text, outputs: [binding.output], sites: [binding.site])
-        case .updated(let output, _, let preview):
-            return Line(text: "update \(name(output))" + shown(preview), outputs: [output], sites: site(of: output))
-        case .fired(let output, _, let preview):
-            return Line(text: "fire \(name(output))" + shown(preview), outputs: [output], sites: site(of: output))
-        case .unbound(let subscription, let reason, _):
-            let entry = subscriptions[subscription]
-            return Line(
-                text: "unbind subscription \(subscription)" + (entry.map { " from \(name($0.output))" } ?? "")
-                    + " (\(reason))",
-                outputs: entry.map { [$0.output] } ?? [], sites: entry.map { [$0.site] } ?? [])
-        case .dangling(let subscription):
-            let entry = subscriptions[subscription]
-            return Line(
-                text: "deliver through subscription \(subscription)"
-                    + (entry.map { " (\($0.what)) bound at \($0.site)" } ?? "") + " to a Binder target that is gone",
-                outputs: entry.map { [$0.output] } ?? [], sites: entry.map { [$0.site] } ?? [])
-        case .released(let output):
-            return Line(text: "release \(name(output))", outputs: [output], sites: site(of: output))
-        case .scopeBegan(let id, _, let scopeName, let site):
-            return Line(
-                text: "begin scope '\(Narrator.shortened(scopeName))' (#\(id)) at \(site)", outputs: [], sites: [site])
-        case .scopeEnded(let id):
-            return Line(text: "end scope \(scopeName(id))", outputs: [], sites: [])
-        case .mark(let markName, _):
-            return Line(text: "mark '\(Narrator.shortened(markName))'", outputs: [], sites: [])
-        case .labeled(let output, let label):
-            return Line(
-                text: "label \(name(output)) as '\(Narrator.shortened(label))'", outputs: [output],
-                sites: site(of: output)
-            )
-        case .subscriptionContained(let subscription, let container):
-            return Line(text: "add subscription \(subscription) to container #\(container)", outputs: [], sites: [])
-        case .handleReleased(let subscription):
-            return Line(
-                text: "release the handle of subscription \(subscription) (still bound)", outputs: [], sites: [])
-        case .calledAt(let event, let site):
-            return Line(text: "event \(event) was called at \(site)", outputs: [], sites: [site])
-        case .stopped(let derived, let source):
-            return Line(
-                text: "stop \(name(derived)) for good: its source \(name(source)) was released",
-                outputs: [derived, source], sites: site(of: derived))
-        case .captured(let subscription, let captures):
-            let held = captures.flatMap { $0.holds.map(\.output) }
-            return Line(
-                text: "subscription \(subscription)'s closure \(Narrator.captures(captures) { name($0) })",
-                outputs: held, sites: [])
-        case .resumed(let delivery, _):
-            let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
-            return Line(
-                text: "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit",
-                outputs: [], sites: [])
-        }
+    // The kinds whose line is more than a template (EventKinds.toml, `narration = "custom"`); the
+    // generated `describe(_:)` (Generated/EventNarrator+Kinds.swift) calls these.
+
+    func describeOutputCreated(_ creation: TraceEvent.OutputCreation) -> Line {
+        let entry = OutputEntry(
+            kind: creation.kind, valueType: creation.valueType, site: creation.site, label: creation.label)
+        // An unlabelled Output's name says where it was made already.
+        let name = creation.label == nil ? entry.name : "\(entry.name) at \(creation.site)"
+        // A capture beginning during a recording announces again what this trace already created.
+        let text =
+            !creation.preexisting
+            ? "create \(name)\(scopeText(creation.scope))"
+            : outputs[creation.output] != nil
+                ? "existing \(name) (announced again as a capture begins; created earlier in this trace)"
+                : "existing \(name) (created before the recording)"
+        return Line(text: text, outputs: [creation.output], sites: [creation.site])
+    }
+
+    func describeBound(_ binding: TraceEvent.Binding) -> Line {
+        let what = Self.what(binding)
+        let again = subscriptions[binding.subscription] != nil ? " (announced again; bound earlier in this trace)" : ""
+        let text =
+            binding.preexisting
+            ? "existing subscription \(binding.subscription) (\(what)) on \(name(binding.output)) from \(binding.site)"
+                + again
+            : "bind subscription \(binding.subscription) (\(what)) to \(name(binding.output)) at \(binding.site)"
+                + scopeText(binding.scope)
+        return Line(text: text, outputs: [binding.output], sites: [binding.site])
+    }
+
+    func describeUnbound(subscription: UInt64, reason: UnbindReason, cause: TraceCause?) -> Line {
+        let entry = subscriptions[subscription]
+        return Line(
+            text: "unbind subscription \(subscription)" + (entry.map { " from \(name($0.output))" } ?? "")
+                + " (\(reason))",
+            outputs: entry.map { [$0.output] } ?? [], sites: entry.map { [$0.site] } ?? [])
+    }
+
+    func describeDangling(subscription: UInt64) -> Line {
+        let entry = subscriptions[subscription]
+        return Line(
+            text: "deliver through subscription \(subscription)"
+                + (entry.map { " (\($0.what)) bound at \($0.site)" } ?? "") + " to a Binder target that is gone",
+            outputs: entry.map { [$0.output] } ?? [], sites: entry.map { [$0.site] } ?? [])
+    }
+
+    func describeCaptured(subscription: UInt64, captures: [TraceEvent.Capture]) -> Line {
+        let held = captures.flatMap { $0.holds.map(\.output) }
+        return Line(
+            text: "subscription \(subscription)'s closure \(Narrator.captures(captures) { name($0) })",
+            outputs: held, sites: [])
+    }
+
+    func describeResumed(delivery: TraceCause?, cause: TraceCause?) -> Line {
+        let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
+        return Line(
+            text: "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit",
+            outputs: [], sites: [])
     }
 
     private mutating func remember(_ kind: TraceEvent.Kind) {
@@ -169,24 +144,24 @@ package struct EventNarrator {
         return binding.target.map { "Binder to \(Narrator.shortened(Narrator.name(of: $0)))" } ?? "closure"
     }
 
-    private func name(_ output: UInt64) -> String {
+    func name(_ output: UInt64) -> String {
         outputs[output]?.name ?? Narrator.unknownOutput(output)
     }
 
-    private func site(of output: UInt64) -> [SourceSite] {
+    func site(of output: UInt64) -> [SourceSite] {
         outputs[output].map { [$0.site] } ?? []
     }
 
-    private func scopeText(_ scope: UInt64) -> String {
+    func scopeText(_ scope: UInt64) -> String {
         scope == 0 ? "" : " in scope \(scopeName(scope))"
     }
 
-    private func scopeName(_ id: UInt64) -> String {
+    func scopeName(_ id: UInt64) -> String {
         scopes[id].map { "'\(Narrator.shortened($0))' (#\(id))" } ?? "#\(id)"
     }
 
     /// ` = "ada"`; an empty preview (an empty string) would read as nothing at all.
-    private func shown(_ preview: String?) -> String {
+    func shown(_ preview: String?) -> String {
         guard let preview else { return "" }
         return " = " + (preview.isEmpty ? "\"\" (empty)" : Narrator.shortened(preview))
     }

@@ -14,110 +14,13 @@ import BindText
         object.add("thread", UInt64(event.thread))
         object.add("offset", UInt64(event.offset))
         object.add("event", event.kind.name)
-        switch event.kind {
-        case .outputCreated(let creation):
-            object.add("output", creation.output)
-            object.add("kind", creation.kind.description)
-            object.add("type", creation.valueType)
-            object.add("site", creation.site.description)
-            if let label = creation.label { object.add("label", label) }
-            if creation.scope != 0 { object.add("scope", creation.scope) }
-            if creation.preexisting { object.add("preexisting", true) }
-            object.add(creation.cause)
-        case .edge(let source, let derived, let operation):
-            object.add("source", source)
-            object.add("derived", derived)
-            object.add("operator", operation.description)
-        case .innerSwitch(let flatMap, let inner):
-            object.add("flatMap", flatMap)
-            object.add("inner", inner)
-        case .bound(let binding):
-            object.add("subscription", binding.subscription)
-            object.add("output", binding.output)
-            object.add("site", binding.site.description)
-            if binding.isInternal { object.add("internal", true) }
-            if let target = binding.target {
-                object.add("target_type", target.type)
-                object.add("target", target.identity)
-            }
-            if binding.scope != 0 { object.add("scope", binding.scope) }
-            if binding.preexisting { object.add("preexisting", true) }
-            object.add(binding.cause)
-        case .updated(let output, let cause, let preview), .fired(let output, let cause, let preview):
-            object.add("output", output)
-            object.add(cause)
-            if let preview { object.add("value", preview) }
-        case .unbound(let subscription, let reason, let cause):
-            object.add("subscription", subscription)
-            object.add("reason", reason.description)
-            object.add(cause)
-        case .dangling(let subscription):
-            object.add("subscription", subscription)
-        case .released(let output):
-            object.add("output", output)
-        case .scopeBegan(let id, let parent, let name, let site):
-            object.add("scope", id)
-            if parent != 0 { object.add("parent", parent) }
-            object.add("name", name)
-            object.add("site", site.description)
-        case .scopeEnded(let id):
-            object.add("scope", id)
-        case .mark(let name, let scope):
-            object.add("name", name)
-            if scope != 0 { object.add("scope", scope) }
-        case .labeled(let output, let label):
-            object.add("output", output)
-            object.add("label", label)
-        case .subscriptionContained(let subscription, let container):
-            object.add("subscription", subscription)
-            object.add("container", container)
-        case .handleReleased(let subscription):
-            object.add("subscription", subscription)
-        case .calledAt(let root, let site):
-            // "event" is the kind's name: the update it belongs to is "root".
-            object.add("root", root)
-            object.add("site", site.description)
-        case .stopped(let derived, let source):
-            object.add("output", derived)
-            object.add("source", source)
-        case .captured(let subscription, let captures):
-            object.add("subscription", subscription)
-            object.key("captures")
-            object.text += "["
-            for (index, capture) in captures.enumerated() {
-                if index > 0 { object.text += "," }
-                var member = JSONObject()
-                member.add("strength", capture.strength.rawValue)
-                member.add("type", capture.type)
-                if capture.identity != 0 { member.add("identity", capture.identity) }
-                if !capture.holds.isEmpty {
-                    member.key("holds")
-                    member.text += "["
-                    for (heldIndex, held) in capture.holds.enumerated() {
-                        if heldIndex > 0 { member.text += "," }
-                        var heldObject = JSONObject()
-                        heldObject.add("path", held.path)
-                        heldObject.add("output", held.output)
-                        member.text += heldObject.text + "}"
-                    }
-                    member.text += "]"
-                }
-                object.text += member.text + "}"
-            }
-            object.text += "]"
-        case .resumed(let delivery, let cause):
-            if let delivery {
-                object.add("delivery", delivery.event)
-                object.add("subscription", delivery.subscription)
-            }
-            object.add(cause)
-        }
+        object.addFields(of: event.kind)
         return object.text + "}"
     }
 }
 
 /// Builds one JSON object's text, member by member.
-private struct JSONObject {
+struct JSONObject {
     var text = "{"
 
     mutating func key(_ key: String) {
@@ -144,5 +47,47 @@ private struct JSONObject {
         guard let cause else { return }
         add("cause_subscription", cause.subscription)
         add("cause_event", cause.event)
+    }
+
+    /// A bind's fields (EventKinds.toml, `custom`).
+    mutating func addBound(_ binding: TraceEvent.Binding) {
+        add("subscription", binding.subscription)
+        add("output", binding.output)
+        add("site", binding.site.description)
+        if binding.isInternal { add("internal", true) }
+        if let target = binding.target {
+            add("target_type", target.type)
+            add("target", target.identity)
+        }
+        if binding.scope != 0 { add("scope", binding.scope) }
+        if binding.preexisting { add("preexisting", true) }
+        add(binding.cause)
+    }
+
+    /// A `captured` event's list: an array of objects, each with its held Outputs.
+    mutating func add(_ key: String, _ captures: [TraceEvent.Capture]) {
+        self.key(key)
+        text += "["
+        for (index, capture) in captures.enumerated() {
+            if index > 0 { text += "," }
+            var member = JSONObject()
+            member.add("strength", capture.strength.rawValue)
+            member.add("type", capture.type)
+            if capture.identity != 0 { member.add("identity", capture.identity) }
+            if !capture.holds.isEmpty {
+                member.key("holds")
+                member.text += "["
+                for (heldIndex, held) in capture.holds.enumerated() {
+                    if heldIndex > 0 { member.text += "," }
+                    var heldObject = JSONObject()
+                    heldObject.add("path", held.path)
+                    heldObject.add("output", held.output)
+                    member.text += heldObject.text + "}"
+                }
+                member.text += "]"
+            }
+            text += member.text + "}"
+        }
+        text += "]"
     }
 }

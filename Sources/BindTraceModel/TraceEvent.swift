@@ -63,6 +63,7 @@ public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertibl
     public var thread: UInt32
     /// Where the event's record starts in the trace.
     public var offset: Int
+    /// What happened (the cases of ``Kind`` are generated from the format's table, EventKinds.toml).
     public var kind: Kind
 
     @_spi(Harness) public init(sequence: UInt64, time: UInt64, thread: UInt32, offset: Int, kind: Kind) {
@@ -71,43 +72,6 @@ public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.thread = thread
         self.offset = offset
         self.kind = kind
-    }
-
-    public enum Kind: Hashable, Sendable {
-        // The larger payloads are indirect, so an event stays small to copy.
-        indirect case outputCreated(OutputCreation)
-        /// `derived` is made by `operation` from `source`.
-        case edge(source: UInt64, derived: UInt64, operation: OutputKind)
-        /// A flatMap started forwarding from `inner`.
-        case innerSwitch(flatMap: UInt64, inner: UInt64)
-        indirect case bound(Binding)
-        case updated(output: UInt64, cause: TraceCause?, preview: String?)
-        case fired(output: UInt64, cause: TraceCause?, preview: String?)
-        case unbound(subscription: UInt64, reason: UnbindReason, cause: TraceCause?)
-        /// A Binder delivery found its target gone.
-        case dangling(subscription: UInt64)
-        case released(output: UInt64)
-        indirect case scopeBegan(id: UInt64, parent: UInt64, name: String, site: SourceSite)
-        case scopeEnded(id: UInt64)
-        case mark(name: String, scope: UInt64)
-        case labeled(output: UInt64, label: String)
-        /// A subscription was added to a `SubscriptionContainer` (`container`: the container's id).
-        case subscriptionContained(subscription: UInt64, container: UInt64)
-        /// A subscription's `Subscription` handle was released while it was still bound.
-        case handleReleased(subscription: UInt64)
-        /// The update or fire numbered `event` was called at `site` by code no subscription ran (a
-        /// root update: `update(withValue:)` or `fire()` called by the app). Follows its update.
-        indirect case calledAt(event: UInt64, site: SourceSite)
-        /// The operator `derived` (a combine) stopped for good: its source `source` was released.
-        case stopped(derived: UInt64, source: UInt64)
-        /// What the closure of `subscription` captures (an operator's subscription: its transform),
-        /// read from the closure's context when it was bound. Follows its `bound`. Since format 1.4.
-        indirect case captured(subscription: UInt64, captures: [Capture])
-        /// The delivery of event `delivery.event` to subscription `delivery.subscription` resumes: Bind
-        /// deferred a step of it past its nesting limit (128 nested steps per thread) and runs it now,
-        /// inside `cause` (`nil`: at top level). What follows on this thread with `delivery` as its
-        /// cause is caused by that delivery. `delivery` is `nil` when it began before the trace did.
-        case resumed(delivery: TraceCause?, cause: TraceCause?)
     }
 
     /// One reference a bound closure's context holds.
@@ -213,40 +177,4 @@ public struct SourceSite: Hashable, Sendable, Comparable, CustomStringConvertibl
 extension TraceEvent.Kind {
     /// The event's name in dumps and summaries: `outputCreated`, `bound`, `updated`, ….
     public var name: String { tag.name }
-
-    /// The format's tag of the record this event is read from: the key of every per-kind table.
-    package var tag: TraceFormat.Tag {
-        switch self {
-        case .outputCreated: .outputCreated
-        case .edge: .edge
-        case .innerSwitch: .innerSwitch
-        case .bound: .bound
-        case .updated: .update
-        case .fired: .fire
-        case .unbound: .unbound
-        case .dangling: .dangling
-        case .released: .released
-        case .scopeBegan: .scopeBegin
-        case .scopeEnded: .scopeEnd
-        case .mark: .mark
-        case .labeled: .label
-        case .subscriptionContained: .contained
-        case .handleReleased: .handleReleased
-        case .calledAt: .calledAt
-        case .stopped: .stopped
-        case .captured: .captured
-        case .resumed: .resumed
-        }
-    }
-
-    /// The cause recorded with the event, if any.
-    public var cause: TraceCause? {
-        switch self {
-        case .outputCreated(let creation): creation.cause
-        case .bound(let binding): binding.cause
-        case .updated(_, let cause, _), .fired(_, let cause, _), .unbound(_, _, let cause): cause
-        case .resumed(_, let cause): cause
-        default: nil
-        }
-    }
 }

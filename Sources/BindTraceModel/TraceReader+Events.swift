@@ -60,88 +60,61 @@ extension TraceReader {
         }
     }
 
-    /// The event with its strings looked up and its cause made absolute.
-    func kind(of event: EventRecord, at offset: Int) throws(TraceReadError) -> TraceEvent.Kind {
-        switch event {
-        case .outputCreated(
-            let output, let kind, let valueType, let file, let line, let label, let scope,
-            let preexisting, let cause):
-            return .outputCreated(
-                TraceEvent.OutputCreation(
-                    output: output, kind: kind, valueType: try string(valueType, at: offset),
-                    site: try site(file, line, at: offset), label: label == 0 ? nil : try string(label, at: offset),
-                    scope: scope, preexisting: preexisting, cause: resolve(cause)))
-        case .edge(let source, let derived, let operation):
-            return .edge(source: source, derived: derived, operation: operation)
-        case .innerSwitch(let flatMap, let inner):
-            return .innerSwitch(flatMap: flatMap, inner: inner)
-        case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause):
-            return .bound(
-                TraceEvent.Binding(
-                    subscription: subscription, output: output, site: try site(file, line, at: offset),
-                    isInternal: flags & TraceFormat.BindFlag.internal != 0,
-                    target: try target.map { target throws(TraceReadError) in
-                        BinderTarget(type: try string(target.type, at: offset), identity: target.identity)
-                    },
-                    scope: scope, preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: resolve(cause)))
-        case .update(let output, let cause, let preview):
-            return .updated(
-                output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
-        case .fire(let output, let cause, let preview):
-            return .fired(
-                output: output, cause: resolve(cause), preview: preview.map { String(decoding: $0, as: UTF8.self) })
-        case .unbound(let subscription, let reason, let cause):
-            return .unbound(subscription: subscription, reason: reason, cause: resolve(cause))
-        case .dangling(let subscription):
-            return .dangling(subscription: subscription)
-        case .released(let output):
-            return .released(output: output)
-        case .scopeBegin(let id, let parent, let name, let file, let line):
-            return .scopeBegan(
-                id: id, parent: parent, name: try string(name, at: offset), site: try site(file, line, at: offset))
-        case .scopeEnd(let id):
-            return .scopeEnded(id: id)
-        case .mark(let name, let scope):
-            return .mark(name: try string(name, at: offset), scope: scope)
-        case .label(let output, let label):
-            return .labeled(output: output, label: try string(label, at: offset))
-        case .contained(let subscription, let container):
-            return .subscriptionContained(subscription: subscription, container: container)
-        case .handleReleased(let subscription):
-            return .handleReleased(subscription: subscription)
-        case .calledAt(let back, let site):
-            guard back != 0, back < sequence else {
-                throw .malformedRecord(
-                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue,
-                    reason: "call site of event \(back) back, before the trace's first event")
-            }
-            if let known = sites[site] { return .calledAt(event: sequence - back, site: known) }
-            // A definition lost with a failed write (the trace has said so): the call site is unknown.
-            guard lostEvents > 0, site <= lastSiteID else {
-                throw .malformedRecord(
-                    offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(site)")
-            }
-            return .calledAt(event: sequence - back, site: SourceSite(file: "?", line: 0))
-        case .stopped(let derived, let source):
-            return .stopped(derived: derived, source: source)
-        case .captured(let subscription, let captures):
-            var read: [TraceEvent.Capture] = []
-            read.reserveCapacity(captures.count)
-            for capture in captures {
-                var holds: [TraceEvent.Capture.HeldOutput] = []
-                for held in capture.holds {
-                    let path = held.path == 0 ? "" : try string(held.path, at: offset)
-                    holds.append(.init(path: path, output: held.output))
-                }
-                read.append(
-                    TraceEvent.Capture(
-                        strength: capture.strength.readable, type: try string(capture.type, at: offset),
-                        identity: capture.identity, holds: holds))
-            }
-            return .captured(subscription: subscription, captures: read)
-        case .resumed(let delivery, let cause):
-            return .resumed(delivery: resolve(delivery), cause: resolve(cause))
+    /// A bind's kind (EventKinds.toml, `custom`): its flags say whether it is internal, preexisting
+    /// and a Binder's.
+    func boundKind(_ event: EventRecord, at offset: Int) throws(TraceReadError) -> TraceEvent.Kind {
+        guard
+            case .bound(let subscription, let output, let file, let line, let flags, let target, let scope, let cause) =
+                event
+        else { throw .malformedRecord(offset: offset, tag: event.tag.rawValue, reason: "not a bind") }
+        return .bound(
+            TraceEvent.Binding(
+                subscription: subscription, output: output, site: try site(file, line, at: offset),
+                isInternal: flags & TraceFormat.BindFlag.internal != 0,
+                target: try target.map { target throws(TraceReadError) in
+                    BinderTarget(type: try string(target.type, at: offset), identity: target.identity)
+                },
+                scope: scope, preexisting: flags & TraceFormat.BindFlag.preexisting != 0, cause: resolve(cause)))
+    }
+
+    /// The number of the event `back` events before this one, which a record of `tag` names (a
+    /// `calledAt`'s update): one before the trace's first event is malformed.
+    func event(back: UInt64, of tag: TraceFormat.Tag, at offset: Int) throws(TraceReadError) -> UInt64 {
+        guard back != 0, back < sequence else {
+            throw .malformedRecord(
+                offset: offset, tag: tag.rawValue,
+                reason: "call site of event \(back) back, before the trace's first event")
         }
+        return sequence - back
+    }
+
+    /// The call site `id` defined by a `site` record; "?" for one whose definition was lost with a
+    /// failed write (the trace has said so).
+    func callSite(_ id: UInt64, at offset: Int) throws(TraceReadError) -> SourceSite {
+        if let known = sites[id] { return known }
+        guard lostEvents > 0, id <= lastSiteID else {
+            throw .malformedRecord(
+                offset: offset, tag: TraceFormat.Tag.calledAt.rawValue, reason: "undefined call site \(id)")
+        }
+        return SourceSite(file: "?", line: 0)
+    }
+
+    /// A `captured` event's list, its strings looked up.
+    func captures(_ captures: [CaptureField], at offset: Int) throws(TraceReadError) -> [TraceEvent.Capture] {
+        var read: [TraceEvent.Capture] = []
+        read.reserveCapacity(captures.count)
+        for capture in captures {
+            var holds: [TraceEvent.Capture.HeldOutput] = []
+            for held in capture.holds {
+                let path = held.path == 0 ? "" : try string(held.path, at: offset)
+                holds.append(.init(path: path, output: held.output))
+            }
+            read.append(
+                TraceEvent.Capture(
+                    strength: capture.strength.readable, type: try string(capture.type, at: offset),
+                    identity: capture.identity, holds: holds))
+        }
+        return read
     }
 
     /// The cause, or nil; a cause from before the trace's first event (a recording that started

@@ -12,48 +12,8 @@ import Testing
 struct EventKindConformanceTests {
     static let site = SourceSite(file: "App/Screen.swift", line: 12)
 
-    /// One event of each event tag. The switch has no default: a new tag does not compile here
-    /// until it has a sample, and then every test below checks it.
-    static func sample(_ tag: TraceFormat.Tag) -> TraceEvent.Kind? {
-        switch tag {
-        case .clock, .string, .thread, .end, .lost, .site, .chunk, .continues, .writer, .signal, .window: nil
-        case .outputCreated:
-            .outputCreated(.init(output: 1, kind: .relay, valueType: "Int", site: site, label: "count", scope: 1))
-        case .edge: .edge(source: 1, derived: 2, operation: .map)
-        case .innerSwitch: .innerSwitch(flatMap: 3, inner: 2)
-        case .bound:
-            .bound(.init(subscription: 1, output: 2, site: site, target: BinderTarget(type: "Label", identity: 7)))
-        case .update: .updated(output: 1, cause: nil, preview: "5")
-        case .fire: .fired(output: 1, cause: nil, preview: nil)
-        case .unbound: .unbound(subscription: 1, reason: .container, cause: nil)
-        case .dangling: .dangling(subscription: 1)
-        case .released: .released(output: 2)
-        case .scopeBegin: .scopeBegan(id: 1, parent: 0, name: "screen", site: site)
-        case .scopeEnd: .scopeEnded(id: 1)
-        case .mark: .mark(name: "tap", scope: 1)
-        case .label: .labeled(output: 1, label: "count")
-        case .contained: .subscriptionContained(subscription: 1, container: 9)
-        case .handleReleased: .handleReleased(subscription: 1)
-        case .calledAt: .calledAt(event: 1, site: site)
-        case .stopped: .stopped(derived: 2, source: 1)
-        case .captured:
-            .captured(
-                subscription: 1,
-                captures: [
-                    .init(
-                        strength: .strong, type: "Screen", identity: 0x1000,
-                        holds: [.init(path: ".model.count", output: 1)]),
-                    .init(strength: .weak, type: "Logger"),
-                ])
-        case .resumed: .resumed(delivery: TraceCause(subscription: 1, event: 1), cause: nil)
-        }
-    }
-
-    /// What must come before a sample in a trace of its own: a `calledAt` names the update it
-    /// happened at (event 1), a `resumed` the update whose delivery it resumes, so that update comes first.
-    static func prelude(_ tag: TraceFormat.Tag) -> [TraceEvent.Kind] {
-        tag == .calledAt || tag == .resumed ? [.updated(output: 1, cause: nil, preview: "5")] : []
-    }
+    // `sample(_:)` and `prelude(_:)`, one event of each kind and what must come before it, are
+    // generated from the table's `sample` (Generated/EventKindSamples.swift): a new kind has one.
 
     static var eventTags: [TraceFormat.Tag] { TraceFormat.Tag.allCases.filter(\.isEvent) }
 
@@ -186,6 +146,51 @@ struct EventKindConformanceTests {
         for tag in TraceFormat.Tag.allCases {
             #expect(seen.contains(tag.rawValue), "no hand-made seed holds a \(tag) record (run Fuzz/make-seeds.py)")
         }
+    }
+
+    @Test(
+        "every generated form is what the format's table gives (Scripts/generate-event-kinds.py --check)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func generatedFormsAreCurrent() throws {
+        // When the generator compares what it would write with the files
+        let script = Self.packageRoot.appendingPathComponent("Scripts/generate-event-kinds.py").path
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), [script, "--check", Self.packageRoot.path])
+
+        // Then none differs: no reader, writer, narrator, sample, fuzz opcode or doc table is stale
+        #expect(run.status == 0, "\(run.standardError)")
+    }
+
+    @Test(
+        "a generated form that falls behind the table fails the check, which names it",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func staleFormFailsTheCheck() throws {
+        // Given a copy of the table, its docs and generated files, with one kind's narration changed
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("event-kinds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let generated = [
+            "Sources/BindTraceFormat/EventKinds.toml", "docs/trace-format.md", ".swift-format",
+            "Sources/BindAnalysis/Generated/EventNarrator+Kinds.swift",
+        ]
+        for path in generated {
+            let target = copy.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent(path), to: target)
+        }
+        let table = copy.appendingPathComponent("Sources/BindTraceFormat/EventKinds.toml")
+        let text = try String(contentsOf: table, encoding: .utf8)
+        try text.replacingOccurrences(of: "narration = \"release {output}\"", with: "narration = \"free {output}\"")
+            .write(to: table, atomically: true, encoding: .utf8)
+
+        // When the generator checks the copy
+        let script = Self.packageRoot.appendingPathComponent("Scripts/generate-event-kinds.py").path
+        let run = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script, "--check", copy.path])
+
+        // Then it fails and names the narrator's file (the others the copy lacks are named too)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("Sources/BindAnalysis/Generated/EventNarrator+Kinds.swift"))
+        #expect(run.standardError.contains("free"), "the difference is shown: \(run.standardError)")
     }
 
     @Test(

@@ -31,17 +31,16 @@ func ownEvents(of recording: BindTrace.Recording) throws -> [TraceEvent] {
                 subscriptions.insert(binding.subscription)
                 mine = true
             }
-        case .edge(let source, let derived, _): mine = outputs.contains(source) || outputs.contains(derived)
-        case .innerSwitch(let flatMap, _): mine = outputs.contains(flatMap)
-        case .updated(let output, _, _), .fired(let output, _, _), .released(let output),
-            .labeled(let output, _), .stopped(let output, _):
-            mine = outputs.contains(output)
-        case .unbound(let subscription, _, _), .dangling(let subscription), .subscriptionContained(let subscription, _),
-            .handleReleased(let subscription), .captured(let subscription, _):
-            mine = subscriptions.contains(subscription)
-        case .mark(_, let scope): mine = scopes.contains(scope)
-        case .calledAt(let root, _): mine = ownSequences.contains(root)
-        case .resumed(let delivery, _): mine = delivery.map { ownSequences.contains($0.event) } ?? false
+        default:
+            // Every other kind is about Outputs, subscriptions, scopes or events already kept.
+            mine = event.kind.subjects.contains { subject in
+                switch subject {
+                case .output(let output): outputs.contains(output)
+                case .subscription(let subscription): subscriptions.contains(subscription)
+                case .scope(let scope): scopes.contains(scope)
+                case .event(let sequence): ownSequences.contains(sequence)
+                }
+            }
         }
         if mine {
             own.append(event)

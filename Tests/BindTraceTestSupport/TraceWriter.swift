@@ -109,73 +109,32 @@ package struct TraceWriter {
         return result
     }
 
-    private func cause(_ cause: TraceCause?, own: UInt64) -> CauseField {
+    func cause(_ cause: TraceCause?, own: UInt64) -> CauseField {
         guard let cause else { return .none }
         return CauseField(back: own &- cause.event, subscription: cause.subscription)
     }
 
-    private mutating func encoded(_ kind: TraceEvent.Kind, own: UInt64) -> EventRecord {
-        switch kind {
-        case .outputCreated(let creation):
-            return .outputCreated(
-                output: creation.output, kind: creation.kind, valueType: string(creation.valueType),
-                file: string(creation.site.file), line: UInt64(creation.site.line),
-                label: creation.label.map { string($0) } ?? 0, scope: creation.scope,
-                preexisting: creation.preexisting, cause: cause(creation.cause, own: own))
-        case .edge(let source, let derived, let operation):
-            return .edge(source: source, derived: derived, operation: operation)
-        case .innerSwitch(let flatMap, let inner):
-            return .innerSwitch(flatMap: flatMap, inner: inner)
-        case .bound(let binding):
-            var flags: UInt64 = binding.isInternal ? TraceFormat.BindFlag.internal : 0
-            if binding.preexisting { flags |= TraceFormat.BindFlag.preexisting }
-            // Strings in the recorder's order: the file, then the target's type.
-            let file = string(binding.site.file)
-            let target = binding.target.map { EventRecord.BoundTarget(type: string($0.type), identity: $0.identity) }
-            return .bound(
-                subscription: binding.subscription, output: binding.output, file: file,
-                line: UInt64(binding.site.line), flags: flags, target: target, scope: binding.scope,
-                cause: cause(binding.cause, own: own))
-        case .updated(let output, let cause, let preview):
-            return .update(output: output, cause: self.cause(cause, own: own), preview: preview.map { Array($0.utf8) })
-        case .fired(let output, let cause, let preview):
-            return .fire(output: output, cause: self.cause(cause, own: own), preview: preview.map { Array($0.utf8) })
-        case .unbound(let subscription, let reason, let cause):
-            return .unbound(subscription: subscription, reason: reason, cause: self.cause(cause, own: own))
-        case .dangling(let subscription):
-            return .dangling(subscription: subscription)
-        case .released(let output):
-            return .released(output: output)
-        case .scopeBegan(let id, let parent, let name, let site):
-            return .scopeBegin(
-                id: id, parent: parent, name: string(name), file: string(site.file), line: UInt64(site.line))
-        case .scopeEnded(let id):
-            return .scopeEnd(id: id)
-        case .mark(let name, let scope):
-            return .mark(name: string(name), scope: scope)
-        case .labeled(let output, let label):
-            return .label(output: output, label: string(label))
-        case .subscriptionContained(let subscription, let container):
-            return .contained(subscription: subscription, container: container)
-        case .handleReleased(let subscription):
-            return .handleReleased(subscription: subscription)
-        case .calledAt(let event, let site):
-            return .calledAt(back: own &- event, site: self.site(site))
-        case .stopped(let derived, let source):
-            return .stopped(derived: derived, source: source)
-        case .captured(let subscription, let captures):
-            return .captured(
-                subscription: subscription,
-                captures: captures.map { capture in
-                    CaptureField(
-                        strength: CaptureField.Strength(capture.strength), type: string(capture.type),
-                        identity: capture.identity,
-                        holds: capture.holds.map {
-                            CaptureField.HeldOutput(path: $0.path.isEmpty ? 0 : string($0.path), output: $0.output)
-                        })
+    // The kind whose record is not a plain list of its fields (EventKinds.toml, `custom`); the
+    // generated `encoded(_:own:)` (Generated/TraceWriter+Kinds.swift) calls it.
+    mutating func encodedBound(_ binding: TraceEvent.Binding, own: UInt64) -> EventRecord {
+        var flags: UInt64 = binding.isInternal ? TraceFormat.BindFlag.internal : 0
+        if binding.preexisting { flags |= TraceFormat.BindFlag.preexisting }
+        // Strings in the recorder's order: the file, then the target's type.
+        let file = string(binding.site.file)
+        let target = binding.target.map { EventRecord.BoundTarget(type: string($0.type), identity: $0.identity) }
+        return .bound(
+            subscription: binding.subscription, output: binding.output, file: file, line: UInt64(binding.site.line),
+            flags: flags, target: target, scope: binding.scope, cause: cause(binding.cause, own: own))
+    }
+
+    mutating func captureFields(_ captures: [TraceEvent.Capture]) -> [CaptureField] {
+        captures.map { capture in
+            CaptureField(
+                strength: CaptureField.Strength(capture.strength), type: string(capture.type),
+                identity: capture.identity,
+                holds: capture.holds.map {
+                    CaptureField.HeldOutput(path: $0.path.isEmpty ? 0 : string($0.path), output: $0.output)
                 })
-        case .resumed(let delivery, let cause):
-            return .resumed(delivery: self.cause(delivery, own: own), cause: self.cause(cause, own: own))
         }
     }
 }

@@ -35,7 +35,7 @@ public struct EventProgram {
         String(repeating: "long ", count: 60), "\u{FFFD}", "👩‍👩‍👧‍👦",
     ]
 
-    private mutating func byte() -> UInt8? {
+    mutating func byte() -> UInt8? {
         guard index < bytes.count else { return nil }
         defer { index += 1 }
         return bytes[index]
@@ -43,16 +43,16 @@ public struct EventProgram {
 
     /// An operand below `range`; for ids (range 8), a byte of 0xF8 or more picks one of eight ids
     /// from 2^63 instead, since ids in traces are untrusted numbers.
-    private mutating func small(_ range: UInt8 = 8) -> UInt64 {
+    mutating func small(_ range: UInt8 = 8) -> UInt64 {
         let value = byte() ?? 0
         if range == 8 && value >= 0xF8 { return 1 << 63 | UInt64(value & 7) }
         return UInt64(value % range)
     }
-    private mutating func string() -> String { Self.strings[Int(byte() ?? 0) % Self.strings.count] }
-    private mutating func site() -> SourceSite { SourceSite(file: string(), line: UInt(byte() ?? 0)) }
-    private mutating func outputKind() -> OutputKind { OutputKind(rawValue: (byte() ?? 0) % 9) ?? .output }
+    mutating func string() -> String { Self.strings[Int(byte() ?? 0) % Self.strings.count] }
+    mutating func site() -> SourceSite { SourceSite(file: string(), line: UInt(byte() ?? 0)) }
+    mutating func outputKind() -> OutputKind { OutputKind(rawValue: (byte() ?? 0) % 9) ?? .output }
 
-    private mutating func cause(_ sequence: UInt64) -> TraceCause? {
+    mutating func cause(_ sequence: UInt64) -> TraceCause? {
         let back = UInt64(byte() ?? 0) % 6
         guard back != 0, back < sequence else { return nil }
         return TraceCause(subscription: small(), event: sequence - back)
@@ -66,37 +66,7 @@ public struct EventProgram {
             // Four threads, or (top two bits set) a number no recorder hands out.
             let thread =
                 opcode & 0xC0 == 0xC0 ? Self.wideThreads[Int(opcode >> 4 & 1)] : UInt32(opcode >> 4 & 3) + 1
-            let kind: TraceEvent.Kind
-            switch opcode % 16 {
-            case 0, 1:
-                kind = .outputCreated(
-                    TraceEvent.OutputCreation(
-                        output: small(), kind: outputKind(), valueType: string(), site: site(),
-                        label: byte().map { $0 & 1 == 0 ? nil : Self.strings[Int($0 >> 1) % Self.strings.count] }
-                            ?? nil,
-                        scope: small(4), preexisting: small(4) == 0, cause: cause(sequence)))
-            case 2: kind = .edge(source: small(), derived: small(), operation: outputKind())
-            case 3: kind = .innerSwitch(flatMap: small(), inner: small())
-            case 4, 5:
-                let flags = small()
-                kind = .bound(
-                    TraceEvent.Binding(
-                        subscription: small(), output: small(), site: site(), isInternal: flags & 1 != 0,
-                        target: flags & 2 != 0 ? BinderTarget(type: string(), identity: small(3)) : nil,
-                        scope: small(4), preexisting: flags & 4 != 0, cause: cause(sequence)))
-            case 6, 7: kind = .updated(output: small(), cause: cause(sequence), preview: small(3) == 0 ? string() : nil)
-            case 8: kind = .fired(output: small(), cause: cause(sequence), preview: nil)
-            case 9:
-                kind = .unbound(
-                    subscription: small(), reason: UnbindReason(rawValue: UInt8(small(4))) ?? .unbind,
-                    cause: cause(sequence))
-            case 10: kind = .dangling(subscription: small())
-            case 11: kind = .released(output: small())
-            case 12: kind = .scopeBegan(id: small(4), parent: small(4), name: string(), site: site())
-            case 13: kind = .scopeEnded(id: small(4))
-            case 14: kind = .mark(name: string(), scope: small(4))
-            default: kind = rarerKind(sequence)
-            }
+            let kind = kind(opcode: opcode, sequence: sequence)
             time += UInt64(opcode)
             events.append(
                 TraceEvent(sequence: sequence, time: time, thread: thread, offset: 16 + events.count, kind: kind))
@@ -104,50 +74,27 @@ public struct EventProgram {
         return events
     }
 
-    /// The kinds an opcode's last value shares, chosen by one more byte: every kind of the format is
-    /// generated (`EventKindConformanceTests` checks the list against the format's tags).
-    private mutating func rarerKind(_ sequence: UInt64) -> TraceEvent.Kind {
-        switch small(7) {
-        case 0: return .labeled(output: small(), label: string())
-        case 1: return .subscriptionContained(subscription: small(), container: small(4))
-        case 2: return .handleReleased(subscription: small())
-        case 3: return .stopped(derived: small(), source: small())
-        case 4: return .calledAt(event: sequence > 1 ? sequence - 1 - small(4) % (sequence - 1) : 1, site: site())
-        case 5: return .resumed(delivery: cause(sequence), cause: cause(sequence))
-        default:
-            let strengths: [TraceEvent.Capture.Strength] = [.strong, .weak, .unowned, .unknown]
-            let captures = (0..<small(4)).map { _ in
-                TraceEvent.Capture(
-                    strength: strengths[Int(small(4))], type: string(), identity: small(3),
-                    holds: (0..<small(3)).map { _ in .init(path: string(), output: small()) })
-            }
-            return .captured(subscription: small(), captures: captures)
-        }
+    // `kind(opcode:sequence:)`, `rarerKind(_:)` and `opcode(for:)` are generated from the format's
+    // table (Generated/EventProgram+Kinds.swift): every kind of the format is drawn. These draw what
+    // a field type of the table cannot say.
+
+    /// A bind (EventKinds.toml, `custom`): its flags byte says internal, Binder and preexisting.
+    mutating func boundKind(_ sequence: UInt64) -> TraceEvent.Kind {
+        let flags = small()
+        return .bound(
+            TraceEvent.Binding(
+                subscription: small(), output: small(), site: site(), isInternal: flags & 1 != 0,
+                target: flags & 2 != 0 ? BinderTarget(type: string(), identity: small(3)) : nil,
+                scope: small(4), preexisting: flags & 4 != 0, cause: cause(sequence)))
     }
 
-    /// Bytes that ``decode()`` turns into an event of `kind`'s case. A switch without a default: a new
-    /// kind of the format does not compile here (`make fuzz-smoke` builds it) until the generator makes it.
-    package static func opcode(for kind: TraceEvent.Kind) -> [UInt8] {
-        switch kind {
-        case .outputCreated: [0]
-        case .edge: [2]
-        case .innerSwitch: [3]
-        case .bound: [4]
-        case .updated: [6]
-        case .fired: [8]
-        case .unbound: [9]
-        case .dangling: [10]
-        case .released: [11]
-        case .scopeBegan: [12]
-        case .scopeEnded: [13]
-        case .mark: [14]
-        case .labeled: [15, 0]
-        case .subscriptionContained: [15, 1]
-        case .handleReleased: [15, 2]
-        case .stopped: [15, 3]
-        case .calledAt: [15, 4]
-        case .resumed: [15, 5]
-        case .captured: [15, 6]
+    /// Up to three captures of every strength, each holding up to two Outputs.
+    mutating func captureList() -> [TraceEvent.Capture] {
+        let strengths: [TraceEvent.Capture.Strength] = [.strong, .weak, .unowned, .unknown]
+        return (0..<small(4)).map { _ in
+            TraceEvent.Capture(
+                strength: strengths[Int(small(4))], type: string(), identity: small(3),
+                holds: (0..<small(3)).map { _ in .init(path: string(), output: small()) })
         }
     }
 }
