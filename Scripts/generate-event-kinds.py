@@ -422,7 +422,7 @@ def json_swift(kinds):
 def narration_swift(kinds):
     out = [HEADER, "@_spi(Harness) import BindTraceModel", "", "extension EventNarrator {",
            "    /// The event told with the names things have before it.",
-           "    func describe(_ kind: TraceEvent.Kind) -> Line {", "        switch kind {"]
+           "    package func describe(_ kind: TraceEvent.Kind) -> Line {", "        switch kind {"]
     for kind in kinds:
         if kind.narration == "custom":
             if kind.payload:

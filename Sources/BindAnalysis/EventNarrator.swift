@@ -39,8 +39,14 @@ package struct EventNarrator {
     private var outputs: [UInt64: OutputEntry] = [:]
     private var subscriptions: [UInt64: SubscriptionEntry] = [:]
     private var scopes: [UInt64: String] = [:]
+    /// Names for Outputs from elsewhere, asked first: a replay's, for a narrator that does not see
+    /// every event (the live page tells only each batch's newest).
+    private let outputNames: ((UInt64) -> String?)?
 
-    package init() {}
+    package init() { outputNames = nil }
+
+    /// A narrator that names Outputs by `outputNames` first (then by what it has seen created).
+    package init(outputNames: @escaping (UInt64) -> String?) { self.outputNames = outputNames }
 
     /// Tells `event` with the names things have before it, then remembers what it creates or ends.
     package mutating func tell(_ event: TraceEvent) -> Line {
@@ -145,7 +151,7 @@ package struct EventNarrator {
     }
 
     func name(_ output: UInt64) -> String {
-        outputs[output]?.name ?? Narrator.unknownOutput(output)
+        outputNames?(output) ?? outputs[output]?.name ?? Narrator.unknownOutput(output)
     }
 
     func site(of output: UInt64) -> [SourceSite] {

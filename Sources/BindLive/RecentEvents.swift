@@ -48,40 +48,9 @@ package struct RecentEvents {
         }
     }
 
-    /// One line for an event, naming Outputs as findings do (``Narrator``), shortened: trace strings are untrusted.
+    /// One line for an event, as `bind-trace replay` tells it (``EventNarrator``, whose lines the
+    /// format's table gives), naming Outputs by the replay's view after the batch.
     static func tell(_ kind: TraceEvent.Kind, replay: Replay) -> String {
-        func name(_ id: UInt64) -> String {
-            replay.outputState(id).map { Narrator.name(of: $0) } ?? "Output #\(id)"
-        }
-        func value(_ preview: String?) -> String {
-            preview.map { " = \"\(Narrator.shortened($0))\"" } ?? ""
-        }
-        switch kind {
-        case .outputCreated(let creation): return "created \(name(creation.output))"
-        case .edge(let source, let derived, let operation):
-            return "\(operation) edge \(name(source)) → \(name(derived))"
-        case .innerSwitch(let flatMap, let inner): return "\(name(flatMap)) switched to \(name(inner))"
-        case .bound(let binding):
-            return "subscription \(binding.subscription) bound to \(name(binding.output)) at \(binding.site)"
-        case .updated(let output, _, let preview): return "update of \(name(output))\(value(preview))"
-        case .fired(let output, _, let preview): return "fire of \(name(output))\(value(preview))"
-        case .unbound(let subscription, let reason, _): return "subscription \(subscription) unbound (\(reason))"
-        case .dangling(let subscription): return "subscription \(subscription) found its Binder's target gone"
-        case .released(let output): return "released \(name(output))"
-        case .scopeBegan(let id, _, let scope, _): return "scope \(id) '\(Narrator.shortened(scope))' began"
-        case .scopeEnded(let id): return "scope \(id) ended"
-        case .mark(let mark, _): return "mark '\(Narrator.shortened(mark))'"
-        case .labeled(let output, let label): return "\(name(output)) labelled '\(Narrator.shortened(label))'"
-        case .subscriptionContained(let subscription, let container):
-            return "subscription \(subscription) added to container \(container)"
-        case .handleReleased(let subscription): return "subscription \(subscription)'s handle released"
-        case .calledAt(_, let site): return "called at \(site)"
-        case .stopped(let derived, let source): return "\(name(derived)) stopped: \(name(source)) was released"
-        case .captured(let subscription, let captures):
-            return "subscription \(subscription) captures \(captures.count)"
-        case .resumed(let delivery, _):
-            let what = delivery.map { "the delivery of event \($0.event) to subscription \($0.subscription)" }
-            return "resume \(what ?? "a delivery begun before the trace"), deferred past Bind's nesting limit"
-        }
+        EventNarrator { replay.outputState($0).map { Narrator.name(of: $0) } }.describe(kind).text
     }
 }

@@ -114,7 +114,7 @@ struct TraceFollowerTests {
         follower.poll(now: 0)
 
         #expect(follower.recent.lines.map(\.sequence) == Array(4_992...5_001))
-        #expect(follower.recent.lines.last?.text == "update of 'count' (Int)")
+        #expect(follower.recent.lines.last?.text == "update 'count' (Int)")
     }
 
     static func creation(_ id: UInt64, label: String) -> TraceEvent.OutputCreation {

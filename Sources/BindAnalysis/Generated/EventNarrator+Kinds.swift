@@ -5,7 +5,7 @@
 
 extension EventNarrator {
     /// The event told with the names things have before it.
-    func describe(_ kind: TraceEvent.Kind) -> Line {
+    package func describe(_ kind: TraceEvent.Kind) -> Line {
         switch kind {
         case .outputCreated(let outputCreation): return describeOutputCreated(outputCreation)
         case .edge(let source, let derived, let operation):
