@@ -253,6 +253,17 @@ def tag_swift(table, metadata, kinds):
         out.append(f"            case .{kind.record}: \"{kind.name}\"")
     out.append("            }")
     out.append("        }")
+    out.append("")
+    out.append("        /// The tag whose raw value is `byte`, as `init(rawValue:)` gives it, but inlined into the")
+    out.append("        /// reader's loop: the synthesised initialiser is a call into this module, once per record.")
+    out.append("        @inlinable @inline(__always)")
+    out.append("        package static func decoded(_ byte: UInt8) -> TraceFormat.Tag? {")
+    out.append("            switch byte {")
+    for tag, record, _, _ in entries:
+        out.append(f"            case {tag}: .{record}")
+    out.append("            default: nil")
+    out.append("            }")
+    out.append("        }")
     out.append("    }")
     out.append("}")
     return "\n".join(out) + "\n"

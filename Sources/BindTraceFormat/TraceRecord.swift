@@ -226,47 +226,6 @@ extension TraceRecord {
     }
 }
 
-extension TraceFormat.Tag {
-    /// The tag whose raw value is `byte`, as `init(rawValue:)` gives it, but inlined into the
-    /// reader's loop: the synthesised initialiser is a call into this module, once per record.
-    @inlinable @inline(__always)
-    package static func decoded(_ byte: UInt8) -> TraceFormat.Tag? {
-        switch byte {
-        case 1: .clock
-        case 2: .string
-        case 3: .thread
-        case 4: .end
-        case 5: .lost
-        case 6: .chunk
-        case 7: .continues
-        case 8: .writer
-        case 10: .outputCreated
-        case 11: .edge
-        case 12: .innerSwitch
-        case 13: .bound
-        case 14: .update
-        case 15: .fire
-        case 16: .unbound
-        case 17: .dangling
-        case 18: .released
-        case 19: .scopeBegin
-        case 20: .scopeEnd
-        case 21: .mark
-        case 22: .label
-        case 23: .contained
-        case 24: .handleReleased
-        case 30: .site
-        case 31: .calledAt
-        case 25: .stopped
-        case 26: .captured
-        case 33: .resumed
-        case 34: .signal
-        case 35: .window
-        default: nil
-        }
-    }
-}
-
 extension TraceRecord {
     /// An update or fire record without a preview, decoded in one pass: the reader's hot path (most
     /// events; the reader calls ``PayloadDecoder/updateFields()``, which this wraps with errors), as

@@ -56,6 +56,13 @@ struct EventKindConformanceTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    @Test("the reader's inlined tag lookup is the tag's own (every byte)")
+    func decodedTagIsRawValue() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(TraceFormat.Tag.decoded(byte) == TraceFormat.Tag(rawValue: byte), "\(byte)")
+        }
+    }
+
     @Test("the test TraceWriter writes each event kind with its own tag")
     func writerUsesTheTag() throws {
         for (tag, kind) in try Self.samples() {
