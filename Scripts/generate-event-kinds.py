@@ -589,7 +589,7 @@ def seed_trace(table, metadata, kinds):
 # MARK: - docs
 
 
-def docs_tables(text, metadata, kinds):
+def docs_tables(text, metadata, kinds, minor):
     def replace(text, name, rows):
         begin, end = f"<!-- generated: {name} -->", f"<!-- end: {name} -->"
         pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
@@ -597,6 +597,10 @@ def docs_tables(text, metadata, kinds):
             fail(f"docs/trace-format.md has no {begin} … {end}")
         return pattern.sub(lambda _: begin + "\n" + "\n".join(rows) + "\n" + end, text)
 
+    text, titles = re.subn(r"^(# The Bind trace format \(version 1\.)\d+\)", lambda match: f"{match.group(1)}{minor})",
+                           text, count=1, flags=re.M)
+    if titles != 1:
+        fail("docs/trace-format.md's title does not say its version as `(version 1.N)`")
     rows = ["| tag | name | payload |", "|---|---|---|"]
     rows += [f"| {entry['tag']} | {entry['record']} | {entry['format']} |" for entry in metadata]
     text = replace(text, "metadata records", rows)
@@ -625,7 +629,7 @@ def outputs(root):
     }
     other = {
         "Fuzz/corpus/traces/hand-table-kinds.trace": seed_trace(table, metadata, kinds),
-        "docs/trace-format.md": docs_tables(docs, metadata, kinds).encode("utf-8"),
+        "docs/trace-format.md": docs_tables(docs, metadata, kinds, table["minor_version"]).encode("utf-8"),
     }
     return swift, other
 
