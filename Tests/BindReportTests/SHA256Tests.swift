@@ -1,3 +1,4 @@
+import BindText
 import Testing
 
 @_spi(Harness) @testable import BindReport

@@ -1,4 +1,5 @@
 import BindAnalysis
+import BindText
 
 /// Renders `index.html`: one self-contained page with the summary, findings, graph, timeline and events.
 struct HTMLReport {

@@ -1,3 +1,5 @@
+import BindText
+
 /// The live page `bind-trace serve` sends: the report's look, filled in by its script from the
 /// server's event stream (`/events`, Server-Sent Events) instead of from the page itself.
 ///

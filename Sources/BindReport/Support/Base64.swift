@@ -1,3 +1,5 @@
+import BindText
+
 /// Standard Base64 (RFC 4648, with padding), for CSP hashes and the graph's `data:` URL.
 enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -20,5 +22,12 @@ enum Base64 {
             output.append(UInt8(ascii: "="))
         }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+extension SHA256 {
+    /// The CSP source expression for an inline element whose content is `text`: `'sha256-…'`.
+    static func cspSource(for text: String) -> String {
+        "'sha256-\(Base64.encode(hash(Array(text.utf8))))'"
     }
 }

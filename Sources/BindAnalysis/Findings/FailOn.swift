@@ -1,5 +1,3 @@
-import BindAnalysis
-
 /// Which findings make `bind-trace` (or a CI step) fail: the `--fail-on` option.
 ///
 /// ```swift

@@ -1,7 +1,8 @@
-/// SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes of the report's inline script and style.
+/// SHA-256 (FIPS 180-4): the Content-Security-Policy hashes of the report's inline script and style,
+/// and findings' fingerprints.
 ///
 /// Foundation has no hashing on Linux, and these are a few kilobytes hashed once per report.
-enum SHA256 {
+package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -14,7 +15,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -65,16 +66,11 @@ enum SHA256 {
     }
 
     /// The digest of `text`'s UTF-8 bytes as lowercase hex.
-    static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         hash(Array(text.utf8)).map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
         }.joined()
-    }
-
-    /// The CSP source expression for an inline element whose content is `text`: `'sha256-…'`.
-    static func cspSource(for text: String) -> String {
-        "'sha256-\(Base64.encode(hash(Array(text.utf8))))'"
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

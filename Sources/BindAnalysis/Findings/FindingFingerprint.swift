@@ -1,5 +1,4 @@
-import BindAnalysis
-
+import BindText
 /// A finding's identity across runs: the same problem has the same fingerprint in every run and
 /// process, and after edits elsewhere — for SARIF `partialFingerprints` and baselines.
 ///
