@@ -168,7 +168,10 @@ class Kind:
         return self.payload[0].lower() + self.payload[1:] if self.payload else None
 
     def field(self, name):
-        return next(field for field in self.fields if field.name == name)
+        for field in self.fields:
+            if field.name == name:
+                return field
+        fail(f"event {self.name} names a field it does not have: {name}")
 
     def event_value(self, field):
         """The Swift expression of a field's value in a bound TraceEvent.Kind pattern."""
@@ -192,13 +195,22 @@ class Kind:
 
 
 def load(root):
-    with open(os.path.join(root, "Sources/BindTraceFormat/EventKinds.toml"), "rb") as file:
-        table = tomllib.load(file)
+    path = os.path.join(root, "Sources/BindTraceFormat/EventKinds.toml")
+    try:
+        with open(path, "rb") as file:
+            table = tomllib.load(file)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        fail(f"{path}: {error}")
     metadata = table.get("metadata", [])
-    kinds = [Kind(spec) for spec in table.get("event", [])]
-    tags = [entry["tag"] for entry in metadata] + [kind.tag for kind in kinds]
-    if len(set(tags)) != len(tags):
-        fail("two records share a tag")
+    try:
+        kinds = [Kind(spec) for spec in table.get("event", [])]
+        tags = [entry["tag"] for entry in metadata] + [kind.tag for kind in kinds]
+        records = [entry["record"] for entry in metadata]
+        table["minor_version"], table["versions"]
+    except KeyError as error:
+        fail(f"{path}: an entry has no {error}")
+    if len(set(tags)) != len(tags) or len(set(records)) != len(records):
+        fail("two records share a tag or a name")
     if any(tag >= 64 for tag in tags):
         fail("a tag is 64 or more (TraceStatistics counts below 64)")
     names = [kind.name for kind in kinds]
