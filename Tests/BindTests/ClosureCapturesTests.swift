@@ -331,6 +331,44 @@ final class ClosureHolder {
 
 private func targetID(_ object: AnyObject) -> UInt64? { (object as? WalkTarget)?.id }
 
+/// A thread-safe store, as apps write them: a lock, and `var`s other threads change under it.
+final class LockedStore: @unchecked Sendable {
+    private let lock = NSLock()
+    let title = WalkTarget(2)
+    let storage = WalkViewModel()
+    private var current = WalkTarget(3)
+    private var rows: [WalkViewModel] = []
+
+    func replace(with rows: [WalkViewModel]) {
+        lock.withLock {
+            self.rows = rows
+            current = WalkTarget(UInt64(rows.count))
+        }
+    }
+}
+
+/// The program's own lock wrapper, by a name of its own.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A view model holding a thread-safe cache: it is shared, so its `var`s are not read; its `let`s are.
+final class CachingViewModel {
+    let cache = Locked(WalkTarget(6))
+    let title = WalkTarget(1)
+    var status = WalkTarget(7)
+}
+
+actor WalkActor {
+    let title = WalkTarget(4)
+    var progress = WalkTarget(5)
+}
+
+/// A type whose name only looks like a lock's.
+final class WallClock {}
+
 /// An `Operation` subclass holding a screen, as an app hands work to an `OperationQueue`: Foundation's
 /// own fields are not walked (reading them crashed the walk once), the object is still safe to pass.
 private final class LoadOperation: Operation, @unchecked Sendable {
@@ -416,6 +454,73 @@ struct RetainWalkTests {
         #expect(LazyHolder.made == before)
         _ = holder.viewModel
         #expect(RetainWalk.paths(from: holder, isTarget: targetID).map(\.path) == [".viewModel.title"])
+    }
+
+    @Test("an object with a lock is read through its lets, and so is all it reaches: its vars change on other threads")
+    func sharedObjectsReadThroughLets() {
+        let store = LockedStore()
+        store.replace(with: [WalkViewModel()])
+        store.storage.next = WalkViewModel()
+        // `.current`, `.rows[0].title` (vars of the store) and `.storage.next.title` (a var of an object
+        // reached from the store) are not read.
+        #expect(
+            Set(RetainWalk.paths(from: store, maxDepth: 10, isTarget: targetID).map(\.path)) == [
+                ".title", ".storage.title",
+            ])
+        // The same walk from an ordinary object reads its vars.
+        let model = WalkViewModel()
+        model.next = WalkViewModel()
+        #expect(
+            RetainWalk.paths(from: model, maxDepth: 10, isTarget: targetID).map(\.path) == [".title", ".next.title"])
+    }
+
+    @Test("an object holding the program's own lock wrapper is shared; the wrapper is never read into")
+    func ownLockWrappers() {
+        let model = CachingViewModel()
+        #expect(RetainWalk.paths(from: model, isTarget: targetID).map(\.path) == [".title"])
+    }
+
+    @Test("an actor is read through its lets")
+    func actorsReadThroughLets() {
+        let actor = WalkActor()
+        #expect(RetainWalk.paths(from: actor, isTarget: targetID).map(\.path) == [".title"])
+    }
+
+    @Test("synchronisation types are told by the words of their names, not by a substring")
+    func synchronisationNames() {
+        #expect(RetainWalk.SharedState.words(of: "Foundation.NSLock") == ["foundation", "ns", "lock"])
+        #expect(RetainWalk.SharedState.words(of: "__C.os_unfair_lock_s") == ["c", "os", "unfair", "lock", "s"])
+        #expect(RetainWalk.SharedState.words(of: "NIOLockedValueBox") == ["nio", "locked", "value", "box"])
+        for type in [
+            NSLock.self, NSRecursiveLock.self, NSCondition.self, Optional<NSLock>.self, DispatchQueue.self,
+            Locked<Int>.self, UnsafeMutablePointer<pthread_mutex_t>.self,
+        ] as [Any.Type] {
+            #expect(RetainWalk.SharedState.namesSynchronisation(type), "\(type)")
+        }
+        for type in [WallClock.self, WalkScreen.self, Int.self, [String].self] as [Any.Type] {
+            #expect(!RetainWalk.SharedState.namesSynchronisation(type), "\(type)")
+        }
+    }
+
+    @Test("binding closures that capture a store while other threads change it under its lock: no race (TSan)")
+    func bindingWhileAStoreChanges() {
+        let store = LockedStore()
+        let output = Output<Int>(value: 0)
+        let threads = 4
+        let rounds = 200
+        let recording = BindTrace.capture("store changing") {
+            runOnThreads(threads) { thread in
+                for round in 0..<rounds {
+                    if thread == 0 {
+                        store.replace(with: (0..<(round % 7)).map { _ in WalkViewModel() })
+                    } else {
+                        let subscription = output.bind { _ in _ = store }
+                        subscription.unsubscribe()
+                    }
+                }
+            }
+        }
+        #expect(recording != nil)
     }
 
     @Test("a stored closure's strong captures are followed")

@@ -13,6 +13,8 @@ final class CaptureLayoutCache: @unchecked Sendable {
     private let layouts = PointerTable<UnsafeBufferPointer<CaptureLayout.Slot>>()
     private let classNames = PointerTable<String>()
     private let existentialContents = PointerTable<ExistentialContent>()
+    private let synchronisationTypes = PointerTable<Bool>()
+    private let sharedClasses = PointerTable<Bool>()
 
     private init() {}
 
@@ -62,6 +64,26 @@ final class CaptureLayoutCache: @unchecked Sendable {
             content = .unknown("<\(type.name)>")
         }
         return lock.withLock { existentialContents.insert(content, for: metadata) }
+    }
+
+    /// Whether values of this type are a lock, a mutex, an atomic or a queue (`RetainWalk.SharedState`).
+    func isSynchronisation(typeMetadata metadata: UnsafeRawPointer) -> Bool {
+        lock.lock()
+        let known = synchronisationTypes.value(for: metadata)
+        lock.unlock()
+        if let known { return known }
+        let verdict = RetainWalk.SharedState.namesSynchronisation(RuntimeType(metadata: metadata).type)
+        return lock.withLock { synchronisationTypes.insert(verdict, for: metadata) }
+    }
+
+    /// Whether instances of this class may be changed by other threads (`RetainWalk.SharedState`).
+    func isShared(classMetadata metadata: UnsafeRawPointer) -> Bool {
+        lock.lock()
+        let known = sharedClasses.value(for: metadata)
+        lock.unlock()
+        if let known { return known }
+        let verdict = RetainWalk.SharedState.isShared(RuntimeType(metadata: metadata))
+        return lock.withLock { sharedClasses.insert(verdict, for: metadata) }
     }
 }
 

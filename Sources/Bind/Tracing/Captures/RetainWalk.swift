@@ -5,7 +5,8 @@
 /// Reads stored properties through the runtime's field records, so it never runs the program's code: no
 /// computed properties, no lazy initialisation (a `lazy var`'s storage is read as it is), no `description`
 /// or `customMirror`. `weak`, `unowned` and `unowned(unsafe)` properties are never followed. It reads memory
-/// without synchronisation: call it where the objects it walks are not being mutated on another thread.
+/// without synchronisation, so it keeps to what another thread cannot be changing (`SharedState`): an object
+/// shared across threads is read through its `let` properties only.
 enum RetainWalk {
     /// Strong stored-property paths from `object` to objects `isTarget` accepts (it returns an id, e.g. an
     /// Output's trace id, or nil), breadth first, bounded by `maxDepth` hops and `maxObjects` objects
@@ -48,6 +49,65 @@ enum RetainWalk {
         "Swift._",
     ]
 
+    /// What the walk may read while other threads run. It reads without synchronisation, so it relies on Swift's
+    /// isolation: an ordinary class instance is changed only by the one thread (or actor) that owns it, which
+    /// is the thread that binds. An instance that shows it is shared across threads is not: an actor's state,
+    /// or a class with a lock, a mutex, an atomic or a dispatch queue among its stored properties (its `var`s
+    /// change under that lock, on other threads). Such an instance, and everything reached from it, is read
+    /// through its `let` properties alone, which cannot change once it is made; a synchronisation value itself
+    /// is never read into. (Reading a `var` another thread is replacing could follow a freed pointer.)
+    enum SharedState {
+        /// An actor, or a class (with its superclasses) that stores a synchronisation value.
+        static func isShared(_ type: RuntimeType) -> Bool {
+            if type.type is any Actor.Type { return true }
+            return (type.fields ?? []).contains { namesSynchronisation($0.type) }
+        }
+
+        /// Whether a type's name (with its generic arguments, so `Optional<NSLock>` and
+        /// `UnsafeMutablePointer<os_unfair_lock>` count) says it synchronises: a word of it is one of
+        /// `synchronisationWords`, or it is a queue work is sent to. Names, because the runtime has no
+        /// conformance to ask (`Sendable` is a marker) and locks are as often the program's own wrappers
+        /// (`Locked<T>`, `UnfairLock`, `Protected<T>`) as the system's. A false positive reads less of an
+        /// object; a false negative could read memory another thread is freeing.
+        static func namesSynchronisation(_ type: Any.Type) -> Bool {
+            let name = _typeName(type, qualified: true)
+            for queue in queueTypes where name.contains(queue) { return true }
+            return words(of: name).contains { synchronisationWords.contains($0) }
+        }
+
+        static let synchronisationWords: Set<String> = [
+            "lock", "locked", "locking", "locks", "mutex", "atomic", "atomics", "spinlock", "semaphore", "protected",
+            "synchronized", "synchronised",
+        ]
+        static let queueTypes = ["Dispatch.DispatchQueue", "Foundation.OperationQueue", "Foundation.NSCondition"]
+
+        /// The lower-cased words of an identifier list: split at anything not a letter or digit and at case
+        /// changes (`NSLock` → ns, lock; `os_unfair_lock_s` → os, unfair, lock, s; `ManagedAtomic` → managed,
+        /// atomic).
+        static func words(of name: String) -> [String] {
+            var words: [String] = []
+            var current = ""
+            let characters = Array(name)
+            for (index, character) in characters.enumerated() {
+                guard character.isLetter || character.isNumber else {
+                    if !current.isEmpty { words.append(current.lowercased()) }
+                    current = ""
+                    continue
+                }
+                if let last = current.last, character.isUppercase {
+                    let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                    if !last.isUppercase || nextIsLower {
+                        words.append(current.lowercased())
+                        current = ""
+                    }
+                }
+                current.append(character)
+            }
+            if !current.isEmpty { words.append(current.lowercased()) }
+            return words
+        }
+    }
+
     /// Elements read per collection, so one huge array cannot make the walk unbounded.
     static let maximumElements = 1024
 
@@ -57,32 +117,35 @@ enum RetainWalk {
         let isTarget: (AnyObject) -> UInt64?
         var seen: Set<UnsafeRawPointer> = []
         var found: [RetainPath] = []
-        /// Objects to expand next: address, path from the root, hops from the root.
-        var queue: [(object: UnsafeRawPointer, path: String, hops: Int)] = []
+        /// Objects to expand next: address, path from the root, hops from the root, and whether it was
+        /// reached through an object shared across threads (then it is read through its `let`s only too).
+        var queue: [(object: UnsafeRawPointer, path: String, hops: Int, shared: Bool)] = []
 
         mutating func run(from root: UnsafeRawPointer, maxDepth: Int, maxObjects: Int) -> [RetainPath] {
             seen.insert(root)
-            queue.append((root, "", 0))
+            queue.append((root, "", 0, false))
             var next = 0
             var expanded = 0
             while next < queue.count, expanded < maxObjects {
-                let (object, path, hops) = queue[next]
+                let (object, path, hops, reachedShared) = queue[next]
                 next += 1
                 guard hops < maxDepth else { continue }
                 expanded += 1
-                let type = RuntimeType(metadata: object.load(as: UnsafeRawPointer.self))
+                let metadata = object.load(as: UnsafeRawPointer.self)
+                let type = RuntimeType(metadata: metadata)
                 // The system's classes (Foundation's `Operation`, `NSObject` and what derives from them)
                 // keep fields whose records the runtime does not describe as Swift's do: not walked.
                 guard type.kind == .class, !RetainWalk.inheritsFromSystemClass(type.type) else { continue }
+                let shared = reachedShared || CaptureLayoutCache.shared.isShared(classMetadata: metadata)
                 var reached: [(object: UnsafeRawPointer, path: String)] = []
                 var values = ValueReader { reached.append(($0, $1)) }
-                values.readFields(of: type, at: object, path: path)
+                values.readFields(of: type, at: object, path: path, immutableOnly: shared)
                 for (child, childPath) in reached where seen.insert(child).inserted {
                     let instance = Unmanaged<AnyObject>.fromOpaque(child).takeUnretainedValue()
                     if let target = isTarget(instance) {
                         found.append((childPath, target))
                     } else {
-                        queue.append((child, childPath, hops + 1))
+                        queue.append((child, childPath, hops + 1, shared))
                     }
                 }
             }
@@ -101,11 +164,18 @@ enum RetainWalk {
         /// How deep the reader looks into values nested in one object.
         static let maximumDepth = 8
 
-        mutating func readFields(of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int = 0) {
+        /// `immutableOnly`: read the `let` properties alone (an object shared across threads). A lock, mutex,
+        /// atomic or queue is never read into: its insides change under other threads whatever the property.
+        mutating func readFields(
+            of type: RuntimeType, at address: UnsafeRawPointer, path: String, depth: Int = 0,
+            immutableOnly: Bool = false
+        ) {
             guard depth < ValueReader.maximumDepth, let fields = type.fields else { return }
-            for field in fields where field.isStrong {
+            for field in fields where field.isStrong && !(immutableOnly && field.isVar) {
+                let fieldType = RuntimeType(field.type)
+                if CaptureLayoutCache.shared.isSynchronisation(typeMetadata: fieldType.metadata) { continue }
                 read(
-                    RuntimeType(field.type), at: address + field.offset, path: path + displayName(field.name),
+                    fieldType, at: address + field.offset, path: path + displayName(field.name),
                     depth: depth + 1)
             }
         }

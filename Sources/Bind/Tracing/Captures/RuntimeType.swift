@@ -103,6 +103,8 @@ struct RuntimeType {
         var type: Any.Type
         /// False for `weak`, `unowned` and `unowned(unsafe)` properties: they keep nothing alive.
         var isStrong: Bool
+        /// A `var` (or a `lazy var`'s storage): it may change after the instance is made.
+        var isVar: Bool
     }
 
     /// The stored properties of a struct, a class (its superclasses' first) or a tuple; nil for other kinds.
@@ -122,7 +124,9 @@ struct RuntimeType {
             let name = record.name.map { String(cString: $0) } ?? ".\(index)"
             if let free = record.freeName { free(record.name) }
             fields.append(
-                Field(name: name, offset: runtimeFieldOffset(type, index), type: fieldType, isStrong: record.isStrong))
+                Field(
+                    name: name, offset: runtimeFieldOffset(type, index), type: fieldType, isStrong: record.isStrong,
+                    isVar: record.isVar))
         }
         return fields
     }
