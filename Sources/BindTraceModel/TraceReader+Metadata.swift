@@ -95,10 +95,9 @@ extension TraceReader {
         let dropped = eventsBefore - inPrevious
         window = (dropped, inPrevious, start, segment)
         lostEvents &+= dropped
-        // The same words from a file or from memory: a reader's warnings never depend on its source.
         let before =
-            "the last \(inPrevious) are in the segment before it, <name>.previous.trace beside the newest "
-            + "segment while that is kept; \(dropped) were dropped"
+            "the last \(inPrevious) are in the segment before it, \(previousSegmentName) while that is kept; "
+            + "\(dropped) were dropped"
         warnings.append(
             TraceWarning(
                 offset: offset,
@@ -106,6 +105,16 @@ extension TraceReader {
                     "this is segment \(segment) of a flight recording (BIND_TRACE_LIMIT): the \(eventsBefore) events "
                     + "before it are not here (\(before)); Outputs and subscriptions made before it are announced "
                     + "as preexisting, and findings say so"))
+    }
+
+    /// Where the recorder kept the segment before this one (`FlightRecorder`'s naming): beside the newest
+    /// segment `run.trace`, `run.previous.trace`. Read from memory, or from a file named otherwise (a copy,
+    /// or the previous segment itself, whose own predecessor is gone), the rule is given instead.
+    var previousSegmentName: String {
+        guard let fileName, fileName.hasSuffix(".trace"), !fileName.hasSuffix(".previous.trace") else {
+            return "<name>.previous.trace beside the newest segment <name>.trace"
+        }
+        return "\(fileName.dropLast(".trace".count)).previous.trace beside it"
     }
 
     /// A `lost` record: its events are counted, the event numbers go on past them, and one warning

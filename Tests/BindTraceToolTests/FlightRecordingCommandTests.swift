@@ -42,7 +42,13 @@ struct FlightRecordingCommandTests {
         let strict = try Tool.run("check", recording.current)
         #expect(strict.status == 3)
         #expect(strict.standardError.contains("of a flight recording (BIND_TRACE_LIMIT)"))
-        #expect(strict.standardError.contains("are in the segment before it, <name>.previous.trace"))
+        #expect(strict.standardError.contains("are in the segment before it, run.previous.trace beside it"))
+        // Read under another name (a copy), the warning gives the naming rule instead of a wrong file.
+        let copy = recording.directory + "/copied-segment.bin"
+        try FileManager.default.copyItem(atPath: recording.current, toPath: copy)
+        let copied = try Tool.run("check", copy)
+        #expect(copied.status == 3)
+        #expect(copied.standardError.contains("<name>.previous.trace beside the newest segment <name>.trace"))
 
         let judged = try Tool.run("check", recording.current, "--allow-incomplete", "--format", "json")
         #expect(judged.status == 1, "\(judged.standardError)")
