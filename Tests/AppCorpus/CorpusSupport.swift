@@ -34,7 +34,7 @@ enum CorpusPrograms {
         TabsApp.self, AccountApp.self, GalleryApp.self, DownloadsApp.self, StopwatchApp.self, UploadApp.self,
         PlayerApp.self, ComposerApp.self, QuotesApp.self, ContactsApp.self, InboxCellsApp.self, ThreadsApp.self,
         SignUpApp.self, WeatherApp.self, NotesApp.self, FormApp.self, ActivityApp.self, ReaderApp.self, CatalogApp.self,
-        LaunchApp.self, HandOffApp.self, RatesApp.self,
+        LaunchApp.self, HandOffApp.self, RatesApp.self, WatchlistApp.self,
     ]
 }
 

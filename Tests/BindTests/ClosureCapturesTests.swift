@@ -347,6 +347,26 @@ final class LockedStore: @unchecked Sendable {
     }
 }
 
+/// Shared, but its only `var` is a number: nothing is left unread that could hold an Output.
+final class CountingStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    let title = WalkTarget(8)
+}
+
+/// A view's label, thread-safe: its text is in a lock wrapper, which cannot hold a target.
+final class SharedLabel: @unchecked Sendable {
+    private let text = Locked("")
+    private var tapCount = 0
+}
+
+/// Shared, with rows that could hold targets: `[WalkViewModel]` is told by its element type.
+final class SharedRows: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rows: [WalkViewModel] = []
+    private var names: [String] = []
+}
+
 /// The program's own lock wrapper, by a name of its own.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
@@ -467,11 +487,34 @@ struct RetainWalkTests {
             Set(RetainWalk.paths(from: store, maxDepth: 10, isTarget: targetID).map(\.path)) == [
                 ".title", ".storage.title",
             ])
+        // Its vars could hold an Output: the walk says it left them unread, so "no path" is no fact.
+        // (`.storage` is reached through the store: its `var next` is left unread too.)
+        #expect(RetainWalk.walk(from: store, isTarget: targetID).unread == ["LockedStore", "WalkViewModel"])
+        #expect(RetainWalk.walk(from: CountingStore(), isTarget: targetID).unread.isEmpty)
+        // Told by type: a shared label whose lock wrapper holds a String cannot lead to a target.
+        let onlyTargets: (AnyClass) -> Bool? = { $0 == WalkTarget.self ? true : nil }
+        #expect(RetainWalk.walk(from: SharedLabel(), isTargetType: onlyTargets, isTarget: targetID).unread.isEmpty)
+        #expect(RetainWalk.walk(from: store, isTargetType: onlyTargets, isTarget: targetID).unread.count == 2)
+        let rows = SharedRows()
+        #expect(RetainWalk.walk(from: rows, isTargetType: onlyTargets, isTarget: targetID).unread == ["SharedRows"])
         // The same walk from an ordinary object reads its vars.
         let model = WalkViewModel()
         model.next = WalkViewModel()
         #expect(
             RetainWalk.paths(from: model, maxDepth: 10, isTarget: targetID).map(\.path) == [".title", ".next.title"])
+    }
+
+    @Test("a bound closure capturing a shared store adds an unknown capture naming it; an ordinary owner does not")
+    func unreadVarsAreAnUnknownCapture() {
+        let store = LockedStore()
+        let model = WalkViewModel()
+        let facts = CaptureProbe.facts(of: ClosureCaptures.references(of: { (_: Int) in _ = (store, model) }))
+        #expect(facts.map(\.strength) == [.strong, .unknown, .strong])
+        #expect(
+            facts.map(\.typeName) == [
+                "LockedStore", "the vars of LockedStore and WalkViewModel, shared across threads", "WalkViewModel",
+            ])
+        #expect(CaptureProbe.unreadList(["A", "B", "C", "D"]) == "A, B and 2 more")
     }
 
     @Test("an object holding the program's own lock wrapper is shared; the wrapper is never read into")

@@ -19,11 +19,28 @@ enum RetainWalk {
     static func paths(
         from object: AnyObject, maxDepth: Int = 4, maxObjects: Int = 64, isTarget: (AnyObject) -> UInt64?
     ) -> [(path: String, target: UInt64)] {
+        walk(from: object, maxDepth: maxDepth, maxObjects: maxObjects, isTarget: isTarget).paths
+    }
+
+    /// ``paths(from:maxDepth:maxObjects:isTarget:)``, with the objects whose `var`s were left unread
+    /// because they are shared across threads (`SharedState`) and could lead to a target: their type
+    /// names, each once. A path may run through them unseen, so "no path" is not a fact about them.
+    /// `isTargetType` tells a class's instances apart without one: `true`, they could be targets (by
+    /// default, any class could); `false`, they are stops, neither targets nor walked into (as
+    /// `isTarget` treats them); `nil`, what they hold decides. A `var` whose type can neither be a
+    /// target nor hold one (`Locked<String>`) is left unread without a word.
+    static func walk(
+        from object: AnyObject, maxDepth: Int = 4, maxObjects: Int = 64,
+        isTargetType: (AnyClass) -> Bool? = { _ in true }, isTarget: (AnyObject) -> UInt64?
+    ) -> (paths: [RetainPath], unread: [String]) {
         withExtendedLifetime(object) {
             withoutActuallyEscaping(isTarget) { isTarget in
-                var walk = Walk(isTarget: isTarget)
-                let root = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                return walk.run(from: root, maxDepth: maxDepth, maxObjects: maxObjects)
+                withoutActuallyEscaping(isTargetType) { isTargetType in
+                    var walk = Walk(isTarget: isTarget, types: TypeReach(isTargetType: isTargetType))
+                    let root = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                    let paths = walk.run(from: root, maxDepth: maxDepth, maxObjects: maxObjects)
+                    return (paths, walk.unread)
+                }
             }
         }
     }
@@ -108,6 +125,53 @@ enum RetainWalk {
         }
     }
 
+    /// Whether a value of a type could be, or hold, a target, told from the type alone (its declared
+    /// fields and elements, never memory): what the walk leaves unread is reported only when it could
+    /// matter. Whatever the type does not tell (an enum's payload, an existential, a closure, a type
+    /// without field records, a type nested deeper than it looks) could.
+    struct TypeReach {
+        let isTargetType: (AnyClass) -> Bool?
+        var known: [ObjectIdentifier: Bool] = [:]
+
+        mutating func mayLeadToTarget(_ type: Any.Type, depth: Int = 0) -> Bool {
+            let key = ObjectIdentifier(type)
+            if let verdict = known[key] { return verdict }
+            guard depth < 4 else { return true }
+            known[key] = true  // A type that contains itself is answered "could" while it is worked out.
+            let verdict = workOut(type, depth: depth)
+            known[key] = verdict
+            return verdict
+        }
+
+        private mutating func workOut(_ type: Any.Type, depth: Int) -> Bool {
+            let runtime = RuntimeType(type)
+            if runtime.isPlainData || runtime.isText { return false }
+            if let wrapped = runtime.optionalWrapped { return mayLeadToTarget(wrapped, depth: depth + 1) }
+            switch runtime.kind {
+            case .class:
+                // The system's classes (a lock, a queue) are never targets, and never walked into.
+                guard let instanceType = type as? AnyClass else { return true }
+                if RetainWalk.inheritsFromSystemClass(type) { return false }
+                if let verdict = isTargetType(instanceType) { return verdict }
+                return anyField(of: runtime, depth: depth)
+            case .struct where runtime.isCollection:
+                guard let collection = type as? any WalkableCollection.Type else { return true }
+                return collection.elementTypes.contains { mayLeadToTarget($0, depth: depth + 1) }
+            case .struct, .tuple:
+                return anyField(of: runtime, depth: depth)
+            default:
+                return true
+            }
+        }
+
+        /// Whether a strong stored field could lead to a target; a type with no field records
+        /// (not plain data, yet nothing declared) could.
+        private mutating func anyField(of type: RuntimeType, depth: Int) -> Bool {
+            guard let fields = type.fields, !fields.isEmpty else { return true }
+            return fields.contains { $0.isStrong && mayLeadToTarget($0.type, depth: depth + 1) }
+        }
+    }
+
     /// Elements read per collection, so one huge array cannot make the walk unbounded.
     static let maximumElements = 1024
 
@@ -115,8 +179,11 @@ enum RetainWalk {
 
     private struct Walk {
         let isTarget: (AnyObject) -> UInt64?
+        var types: TypeReach
         var seen: Set<UnsafeRawPointer> = []
         var found: [RetainPath] = []
+        /// Shared objects with a `var` left unread that could hold a reference, by type name.
+        var unread: [String] = []
         /// Objects to expand next: address, path from the root, hops from the root, and whether it was
         /// reached through an object shared across threads (then it is read through its `let`s only too).
         var queue: [(object: UnsafeRawPointer, path: String, hops: Int, shared: Bool)] = []
@@ -140,6 +207,9 @@ enum RetainWalk {
                 var reached: [(object: UnsafeRawPointer, path: String)] = []
                 var values = ValueReader { reached.append(($0, $1)) }
                 values.readFields(of: type, at: object, path: path, immutableOnly: shared)
+                if values.unreadTypes.contains(where: { types.mayLeadToTarget($0) }), !unread.contains(type.name) {
+                    unread.append(type.name)
+                }
                 for (child, childPath) in reached where seen.insert(child).inserted {
                     let instance = Unmanaged<AnyObject>.fromOpaque(child).takeUnretainedValue()
                     if let target = isTarget(instance) {
@@ -158,6 +228,8 @@ enum RetainWalk {
         let reach: (UnsafeRawPointer, String) -> Void
         /// Values read so far within one object, so a deep value graph stays bounded.
         var budget = 4096
+        /// The types of the fields left unread (`SharedState`).
+        var unreadTypes: [Any.Type] = []
 
         init(reach: @escaping (UnsafeRawPointer, String) -> Void) { self.reach = reach }
 
@@ -171,9 +243,14 @@ enum RetainWalk {
             immutableOnly: Bool = false
         ) {
             guard depth < ValueReader.maximumDepth, let fields = type.fields else { return }
-            for field in fields where field.isStrong && !(immutableOnly && field.isVar) {
+            for field in fields where field.isStrong {
                 let fieldType = RuntimeType(field.type)
-                if CaptureLayoutCache.shared.isSynchronisation(typeMetadata: fieldType.metadata) { continue }
+                if immutableOnly && field.isVar
+                    || CaptureLayoutCache.shared.isSynchronisation(typeMetadata: fieldType.metadata)
+                {
+                    unreadTypes.append(field.type)
+                    continue
+                }
                 read(
                     fieldType, at: address + field.offset, path: path + displayName(field.name),
                     depth: depth + 1)
@@ -298,9 +375,13 @@ private func copyValue(of type: Any.Type, at address: UnsafeRawPointer) -> Any {
 /// The standard library's collections, read element by element with a path label for each.
 private protocol WalkableCollection {
     static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void)
+    /// The types its elements (and a dictionary's keys) are declared with.
+    static var elementTypes: [Any.Type] { get }
 }
 
 extension Array: WalkableCollection {
+    fileprivate static var elementTypes: [Any.Type] { [Element.self] }
+
     fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
         for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
             body("[\(index)]", element)
@@ -309,6 +390,8 @@ extension Array: WalkableCollection {
 }
 
 extension ContiguousArray: WalkableCollection {
+    fileprivate static var elementTypes: [Any.Type] { [Element.self] }
+
     fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
         for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
             body("[\(index)]", element)
@@ -317,6 +400,8 @@ extension ContiguousArray: WalkableCollection {
 }
 
 extension Set: WalkableCollection {
+    fileprivate static var elementTypes: [Any.Type] { [Element.self] }
+
     fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
         for (index, element) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
             body("[\(index)]", element)
@@ -325,6 +410,8 @@ extension Set: WalkableCollection {
 }
 
 extension Dictionary: WalkableCollection {
+    fileprivate static var elementTypes: [Any.Type] { [Key.self, Value.self] }
+
     fileprivate static func forEachElement(at address: UnsafeRawPointer, limit: Int, _ body: (String, Any) -> Void) {
         for (index, (key, value)) in address.assumingMemoryBound(to: Self.self).pointee.prefix(limit).enumerated() {
             body("[\(keyLabel(key, index: index))]", value)

@@ -65,20 +65,35 @@ struct CaptureProbe {
 
     /// Each reference, with the Outputs a strongly held instance keeps alive. Runs before the bound
     /// Output's lock is taken: the Outputs found are announced under their own locks.
+    ///
+    /// An object the walk read only in part (shared across threads, `RetainWalk.SharedState`) adds an
+    /// unknown entry after its reference, naming it: a cycle through its unread `var`s is then not
+    /// ruled out, and the analysis judges the closure as one it could not read.
     static func facts(of references: [CapturedReference]) -> [CaptureFact] {
-        references.prefix(CaptureField.maximumCount).map { reference in
+        var facts: [CaptureFact] = []
+        for reference in references.prefix(CaptureField.maximumCount) {
             var fact = CaptureFact(
                 strength: reference.strength.field, typeName: reference.typeName,
                 identity: reference.object.map { UInt(bitPattern: $0) } ?? 0, holds: [])
-            guard reference.strength == .strong, let address = reference.object else { return fact }
+            guard reference.strength == .strong, let address = reference.object else {
+                facts.append(fact)
+                continue
+            }
             // Alive: the closure holds it strongly, and the closure is alive while it is bound.
             let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
             if let output = object as? TracedOutputObject {
                 fact.holds = [("", output.announcedTraceInfo())]
-                return fact
+                facts.append(fact)
+                continue
             }
             var found: [OutputTraceInfo] = []
-            let paths = RetainWalk.paths(from: object, maxDepth: walkDepth, maxObjects: walkObjects) { candidate in
+            let walk = RetainWalk.walk(
+                from: object, maxDepth: walkDepth, maxObjects: walkObjects,
+                isTargetType: { type in
+                    if type is TracedOutputObject.Type { return true }
+                    return type is BindInternalObject.Type ? false : nil
+                }
+            ) { candidate in
                 // Bind's own bookkeeping (a bag, a handle, a subscriber list) holds closures, never an
                 // Output: a stop that is not a find.
                 if candidate is BindInternalObject { return notAnOutput }
@@ -86,10 +101,26 @@ struct CaptureProbe {
                 found.append(output.announcedTraceInfo())
                 return UInt64(found.count - 1)
             }
-            fact.holds = paths.lazy.filter { $0.target != notAnOutput }.prefix(CaptureField.maximumCount).map {
+            fact.holds = walk.paths.lazy.filter { $0.target != notAnOutput }.prefix(CaptureField.maximumCount).map {
                 ($0.path, found[Int($0.target)])
             }
-            return fact
+            facts.append(fact)
+            if !walk.unread.isEmpty {
+                facts.append(
+                    CaptureFact(
+                        strength: .unknown, typeName: "the vars of \(unreadList(walk.unread)), shared across threads",
+                        identity: 0, holds: []))
+            }
+        }
+        return Array(facts.prefix(CaptureField.maximumCount))
+    }
+
+    /// "LockedStore", "LockedStore and Cache", "LockedStore, Cache and 2 more".
+    static func unreadList(_ names: [String]) -> String {
+        switch names.count {
+        case 1: names[0]
+        case 2: "\(names[0]) and \(names[1])"
+        default: "\(names[0]), \(names[1]) and \(names.count - 2) more"
         }
     }
 }
