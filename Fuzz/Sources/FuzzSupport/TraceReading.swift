@@ -114,9 +114,11 @@ package func readFileChecked(_ bytes: [UInt8], matching expected: ReadOutcome) {
 
 private let scratchDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
 
-/// A file holding `bytes`, unique to this process.
+/// A file holding `bytes`, unique to this process. Not named `*.trace`: a flight segment's warning
+/// read from `run.trace` names its neighbour, `run.previous.trace`, which a trace in memory has no
+/// name for; under any other name it gives the naming rule, as from memory.
 private func scratchFile(_ bytes: [UInt8]) -> String {
-    let path = "\(scratchDirectory)/bind-fuzz-\(getpid()).trace"
+    let path = "\(scratchDirectory)/bind-fuzz-\(getpid()).bin"
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     require(descriptor >= 0, "cannot create \(path)")
     var written = 0
