@@ -367,6 +367,16 @@ final class SharedRows: @unchecked Sendable {
     private var names: [String] = []
 }
 
+/// Its lock sits in a struct with the state it guards.
+final class NestedLockStore: @unchecked Sendable {
+    struct State {
+        let lock = NSLock()
+        var current = WalkTarget(9)
+    }
+    private var state = State()
+    let title = WalkTarget(10)
+}
+
 /// The program's own lock wrapper, by a name of its own.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
@@ -495,6 +505,8 @@ struct RetainWalkTests {
         let onlyTargets: (AnyClass) -> Bool? = { $0 == WalkTarget.self ? true : nil }
         #expect(RetainWalk.walk(from: SharedLabel(), isTargetType: onlyTargets, isTarget: targetID).unread.isEmpty)
         #expect(RetainWalk.walk(from: store, isTargetType: onlyTargets, isTarget: targetID).unread.count == 2)
+        // A lock in a struct the object stores makes it shared too.
+        #expect(RetainWalk.paths(from: NestedLockStore(), isTarget: targetID).map(\.path) == [".title"])
         let rows = SharedRows()
         #expect(RetainWalk.walk(from: rows, isTargetType: onlyTargets, isTarget: targetID).unread == ["SharedRows"])
         // The same walk from an ordinary object reads its vars.
@@ -594,6 +606,7 @@ struct CaptureCostTests {
         let two: (Int) -> Void = { _ in _ = (screen, model, count) }
         let weak: (Int) -> Void = { [weak screen] _ in _ = screen }
         let holder = GenericHolder<Int> { _ in _ = (screen, count) }
+        let walkScreen = WalkScreen()
         let shapes: [(String, () -> Int)] = [
             ("captures nothing", { ClosureCaptures.references(of: nothing).count }),
             ("one instance (its own context)", { ClosureCaptures.references(of: instance).count }),
@@ -601,6 +614,11 @@ struct CaptureCostTests {
             ("two instances + Int", { ClosureCaptures.references(of: two).count }),
             ("[weak self]", { ClosureCaptures.references(of: weak).count }),
             ("(T) -> Void in a generic class, as bind gets it", { holder.captures().count }),
+            // What a bind's probe adds for a strong capture: the walk from it (screen → view model → Output).
+            (
+                "walk from a screen to its view model's Output",
+                { RetainWalk.paths(from: walkScreen, isTarget: targetID).count }
+            ),
         ]
         let iterations = 1_000_000
         for (name, read) in shapes {

@@ -13,6 +13,7 @@ final class CaptureLayoutCache: @unchecked Sendable {
     private let layouts = PointerTable<UnsafeBufferPointer<CaptureLayout.Slot>>()
     private let classNames = PointerTable<String>()
     private let existentialContents = PointerTable<ExistentialContent>()
+    private let fieldLists = PointerTable<[RuntimeType.Field]>()
     private let synchronisationTypes = PointerTable<Bool>()
     private let sharedClasses = PointerTable<Bool>()
 
@@ -64,6 +65,17 @@ final class CaptureLayoutCache: @unchecked Sendable {
             content = .unknown("<\(type.name)>")
         }
         return lock.withLock { existentialContents.insert(content, for: metadata) }
+    }
+
+    /// A struct's, class's or tuple's stored fields (`RuntimeType.fields`).
+    func fields(of type: RuntimeType) -> [RuntimeType.Field] {
+        let metadata = type.metadata
+        lock.lock()
+        let known = fieldLists.value(for: metadata)
+        lock.unlock()
+        if let known { return known }
+        let fields = type.fieldsFromRuntime
+        return lock.withLock { fieldLists.insert(fields, for: metadata) }
     }
 
     /// Whether values of this type are a lock, a mutex, an atomic or a queue (`RetainWalk.SharedState`).

@@ -74,10 +74,22 @@ enum RetainWalk {
     /// through its `let` properties alone, which cannot change once it is made; a synchronisation value itself
     /// is never read into. (Reading a `var` another thread is replacing could follow a freed pointer.)
     enum SharedState {
-        /// An actor, or a class (with its superclasses) that stores a synchronisation value.
+        /// An actor, or a class (with its superclasses) that stores a synchronisation value, directly or
+        /// in a struct or tuple it stores (`var state: State`, whose `lock` guards the rest).
         static func isShared(_ type: RuntimeType) -> Bool {
             if type.type is any Actor.Type { return true }
-            return (type.fields ?? []).contains { namesSynchronisation($0.type) }
+            return storesSynchronisation(type, depth: 0)
+        }
+
+        private static func storesSynchronisation(_ type: RuntimeType, depth: Int) -> Bool {
+            (type.fields ?? []).contains { field in
+                if namesSynchronisation(field.type) { return true }
+                let value = RuntimeType(field.type)
+                guard depth < 2, value.kind == .struct || value.kind == .tuple, !value.isCollection else {
+                    return false
+                }
+                return storesSynchronisation(value, depth: depth + 1)
+            }
         }
 
         /// Whether a type's name (with its generic arguments, so `Optional<NSLock>` and

@@ -108,14 +108,19 @@ struct RuntimeType {
     }
 
     /// The stored properties of a struct, a class (its superclasses' first) or a tuple; nil for other kinds.
-    /// Empty when the type's field records are missing (`-disable-reflection-metadata`).
+    /// Empty when the type's field records are missing (`-disable-reflection-metadata`). Worked out once per
+    /// type (`CaptureLayoutCache`): asking the runtime allocates each field's name.
     var fields: [Field]? {
         switch kind {
-        case .struct, .class, .tuple: break
-        default: return nil
+        case .struct, .class, .tuple: CaptureLayoutCache.shared.fields(of: self)
+        default: nil
         }
+    }
+
+    /// ``fields``, asked of the runtime.
+    var fieldsFromRuntime: [Field] {
         let count = runtimeFieldCount(type)
-        guard count >= 0, count <= 4096 else { return nil }
+        guard count >= 0, count <= 4096 else { return [] }
         var fields: [Field] = []
         fields.reserveCapacity(count)
         for index in 0..<count {
